@@ -1,0 +1,161 @@
+"""Chainer: a flexible framework of neural networks, define-by-run."""
+
+import sys as _sys
+
+import numpy
+
+from chainer import _version
+from chainer import backends  # NOQA
+from chainer import configuration
+from chainer import function_hook  # NOQA
+from chainer import initializer  # NOQA
+from chainer import initializers  # NOQA
+from chainer import utils  # NOQA
+from chainer import variable
+
+from chainer import function_node  # NOQA
+from chainer import function  # NOQA
+from chainer import _backprop
+from chainer import functions  # NOQA
+from chainer import computational_graph  # NOQA
+from chainer import function_hooks  # NOQA
+
+from chainer import backend  # NOQA
+from chainer.backend import get_device  # NOQA
+from chainer.backend import using_device  # NOQA
+from chainer.backends import cuda  # NOQA
+from chainer.configuration import config  # NOQA
+from chainer.configuration import DebugMode  # NOQA
+from chainer.configuration import get_dtype  # NOQA
+from chainer.configuration import global_config  # NOQA
+from chainer.configuration import is_debug  # NOQA
+from chainer.configuration import mixed16  # NOQA
+from chainer.configuration import set_debug  # NOQA
+from chainer.configuration import using_config  # NOQA
+from chainer.function import Function  # NOQA
+from chainer.function import FunctionAdapter  # NOQA
+from chainer.function_hook import FunctionHook  # NOQA
+from chainer.function_hook import get_function_hooks  # NOQA
+from chainer.function_node import FunctionNode  # NOQA
+from chainer.function_node import grad  # NOQA
+from chainer.initializer import Initializer  # NOQA
+from chainer.variable import as_array  # NOQA
+from chainer.variable import as_variable  # NOQA
+from chainer.variable import Parameter  # NOQA
+from chainer.variable import Variable  # NOQA
+
+import chainerx  # NOQA
+
+__version__ = _version.__version__
+
+backward = _backprop.backward
+
+functions.math.basic_math.install_variable_arithmetics()
+
+
+def is_arrays_compatible(arrays):
+    """Returns whether the arrays are all of one array type (and device).
+
+    Args:
+        arrays (iterable): Arrays; ``None`` entries are ignored.
+    """
+    arrays = [a for a in arrays if a is not None]
+    if not arrays:
+        return True
+    first = type(arrays[0])
+    if not all(type(a) is first for a in arrays):
+        return False
+    if first is numpy.ndarray:
+        return True
+    device = backend.get_device_from_array(arrays[0])
+    return all(backend.get_device_from_array(a) == device for a in arrays)
+
+
+def get_array_types():
+    """Returns the array types a Variable can hold."""
+    return variable._ARRAY_TYPES
+
+
+def get_cpu_array_types():
+    """Returns the array types of host memory."""
+    return (numpy.ndarray,)
+
+
+class _ModeContext:
+    """Context manager and decorator that sets ``enable_backprop``."""
+
+    def __init__(self, enable_backprop):
+        self._enable_backprop = enable_backprop
+        self._contexts = []
+
+    def __enter__(self):
+        context = configuration.using_config(
+            'enable_backprop', self._enable_backprop)
+        context.__enter__()
+        self._contexts.append(context)
+
+    def __exit__(self, *args):
+        self._contexts.pop().__exit__(*args)
+
+    def __call__(self, func):
+        def wrapped(*args, **kwargs):
+            with configuration.using_config(
+                    'enable_backprop', self._enable_backprop):
+                return func(*args, **kwargs)
+        wrapped.__name__ = func.__name__
+        wrapped.__doc__ = func.__doc__
+        wrapped.__wrapped__ = func
+        return wrapped
+
+
+def no_backprop_mode():
+    """Disables graph building, in a ``with`` block or as a decorator.
+
+    Functions applied in the block compute their outputs but do not link
+    them to their inputs, so no memory is kept for backward.
+
+    Example:
+        >>> with chainer.no_backprop_mode():
+        ...     y = x + 1
+        >>> y.creator is None
+        True
+    """
+    return _ModeContext(False)
+
+
+def force_backprop_mode():
+    """Enables graph building even inside :func:`no_backprop_mode`."""
+    return _ModeContext(True)
+
+
+def print_runtime_info(out=None):
+    """Prints the versions of Chainer and of the libraries it uses.
+
+    Args:
+        out: A writable stream; standard output by default.
+    """
+    import platform
+    if out is None:
+        out = _sys.stdout
+    lines = [
+        'Platform: {}'.format(platform.platform()),
+        'Chainer: {}'.format(__version__),
+        'ChainerX: Not Available',
+        'NumPy: {}'.format(numpy.__version__),
+    ]
+    if cuda.available:
+        lines.append('CuPy: {}'.format(cuda.cupy.__version__))
+    else:
+        lines.append('CuPy: Not Available')
+    lines.append('iDeep: Not Available')
+    lines.append('C++ kernels (chainerx_cpp): {}'.format(
+        'Available' if _cpp_available() else 'Not Available'))
+    out.write('\n'.join(lines) + '\n')
+
+
+def _cpp_available():
+    try:
+        import chainerx_cpp  # NOQA
+    except ImportError:
+        return False
+    return True

@@ -1,0 +1,436 @@
+"""Backpropagation: the traversal of the graph behind backward and grad.
+
+Function nodes wait in a heap keyed by rank, the highest popped first, so a
+node runs once, after every node that consumed its outputs. Nodes of equal
+rank run in the order they were reached. The gradients of a variable node
+are collected in a table until its creator runs.
+"""
+
+import heapq
+import traceback
+import warnings
+
+import numpy
+
+import chainer
+from chainer import configuration
+from chainer import function_hook
+from chainer.utils import argument
+
+
+_config = configuration.config
+
+
+def _as_grad_var(gx):
+    if isinstance(gx, chainer.variable.Variable):
+        return gx
+    return chainer.variable.Variable(gx, requires_grad=False)
+
+
+def _sum_grads(grads):
+    if len(grads) == 1:
+        return grads[0]
+    if _config.enable_backprop:
+        return chainer.functions.add(*grads)
+    total = grads[0]._data + grads[1]._data
+    for g in grads[2:]:
+        total += g._data
+    return chainer.variable.Variable(total, requires_grad=False)
+
+
+class _GradTable:
+    """Gradients of variable nodes, as lists summed when first read."""
+
+    __slots__ = ('_grads', '_load_leaf_grads')
+
+    def __init__(self, load_leaf_grads):
+        self._grads = {}
+        self._load_leaf_grads = load_leaf_grads
+
+    def accumulate(self, node, grad):
+        if grad is not None:
+            self.get_as_list(node).append(grad)
+
+    def get_as_list(self, node):
+        grads = self._grads.get(node)
+        if grads is None:
+            grads = []
+            if self._load_leaf_grads and node._creator_node is None:
+                node._check_old_style_gradient()
+                grad_var = node.grad_var
+                if grad_var is not None:
+                    grads.append(grad_var)
+            self._grads[node] = grads
+        return grads
+
+    def pop(self, node):
+        grads = self._grads.pop(node, None)
+        if not grads:
+            return None
+        return _sum_grads(grads)
+
+
+class _FunctionHeap:
+    """Function nodes to visit, highest rank first, each pushed once."""
+
+    __slots__ = ('_heap', '_seen')
+
+    def __init__(self):
+        self._heap = []
+        self._seen = set()
+
+    def push(self, func):
+        seen = self._seen
+        if func not in seen:
+            heapq.heappush(self._heap, (-func.rank, len(seen), func))
+            seen.add(func)
+
+    def pop(self):
+        return heapq.heappop(self._heap)[2]
+
+    def __bool__(self):
+        return bool(self._heap)
+
+
+def normalize_grad_inputs(func, target_input_indexes, gxs):
+    """Returns the gradients of the target inputs from what backward gave.
+
+    ``backward`` may return the gradients of the targets only, or of all
+    inputs; anything else is a bug of the function, reported here.
+    """
+    n_grads = len(gxs)
+    n_targets = len(target_input_indexes)
+    if n_grads == n_targets:
+        return gxs
+    n_inputs = len(func.inputs)
+    if n_grads == n_inputs:
+        return tuple([gxs[i] for i in target_input_indexes])
+    expected = str(n_inputs) if n_inputs == n_targets else '{} or {}'.format(
+        n_inputs, n_targets)
+    lines = [
+        'number of gradients returned from backward is incorrect: '
+        '{} != expected {}'.format(n_grads, expected),
+        '  function={} ({})'.format(type(func).__name__, func.label)]
+    for i, node in enumerate(func.inputs):
+        lines.append('    input {}: shape={} dtype={}'.format(
+            i, node.shape, node.dtype))
+    for i, ref in enumerate(func.outputs):
+        node = ref()
+        if node is not None:
+            lines.append('    output {}: shape={} dtype={}'.format(
+                i, node.shape, node.dtype))
+    raise ValueError('\n'.join(lines))
+
+
+def _contains_nan(array):
+    if array.dtype.kind != 'f':
+        return False
+    return bool(chainer.backend.get_array_module(array).isnan(array).any())
+
+
+def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
+                   is_debug):
+    """Runs backward of ``func``, appending to the lists in ``grad_inputs``.
+
+    Args:
+        func (FunctionNode): The node.
+        target_input_indexes (tuple of int): Inputs whose gradients are
+            wanted.
+        grad_outputs (tuple): Gradient variables of the outputs.
+        grad_inputs (dict): The gradient lists of the target input nodes,
+            updated in place.
+        is_debug (bool): Whether to look for NaN in the gradients.
+    """
+    inputs = func.inputs
+    function_node_type = chainer.function_node.FunctionNode
+    if type(func).backward_accumulate is function_node_type \
+            .backward_accumulate:
+        gxs = func.backward(target_input_indexes, grad_outputs)
+        gxs = normalize_grad_inputs(func, target_input_indexes, gxs)
+        for i, gx in zip(target_input_indexes, gxs):
+            if gx is not None:
+                grad_inputs[inputs[i]].append(_as_grad_var(gx))
+    else:
+        current = []
+        seen = set()
+        for i in target_input_indexes:
+            node = inputs[i]
+            if node in seen:
+                current.append(None)
+                continue
+            seen.add(node)
+            grads = grad_inputs[node]
+            current.append(_sum_grads(grads) if grads else None)
+            del grads[:]
+        gxs = func.backward_accumulate(
+            target_input_indexes, grad_outputs, tuple(current))
+        if len(gxs) != len(target_input_indexes):
+            normalize_grad_inputs(func, target_input_indexes, gxs)
+        for i, gx in zip(target_input_indexes, gxs):
+            if gx is not None:
+                grad_inputs[inputs[i]].append(_as_grad_var(gx))
+
+    check_grad_type = chainer.variable._check_grad_type
+    for node, grads in grad_inputs.items():
+        if not grads:
+            continue
+        for gx in grads:
+            check_grad_type(func, node, True, gx._data)
+            if is_debug and _contains_nan(gx._data):
+                raise RuntimeError(
+                    'NaN is detected on backward computation of {}'.format(
+                        func.label))
+        if len(grads) > 1 and not func.lazy_grad_sum:
+            grads[:] = [_sum_grads(grads)]
+
+
+def _run_backward(func, target_input_indexes, grad_outputs, grads,
+                  is_debug):
+    """Runs backward of one node with its hooks; returns the input grads.
+    """
+    inputs = func.inputs
+    in_grads = {}
+    for i in target_input_indexes:
+        node = inputs[i]
+        if node not in in_grads:
+            in_grads[node] = grads.get_as_list(node)
+
+    hooks = function_hook.get_function_hooks()
+    if func._n_local_function_hooks:
+        hooks = dict(hooks)
+        hooks.update(func._local_function_hooks)
+    if hooks:
+        in_data = tuple([x.data for x in inputs])
+        out_grad_data = tuple([
+            None if g is None else g._data for g in grad_outputs])
+        for hook in hooks.values():
+            hook.backward_preprocess(func, in_data, out_grad_data)
+
+    device = None
+    for g in grad_outputs:
+        if g is not None and not isinstance(g._data, numpy.ndarray):
+            device = chainer.backend.get_device_from_array(g._data)
+            break
+    try:
+        if device is None:
+            _backprop_step(func, target_input_indexes, grad_outputs,
+                           in_grads, is_debug)
+        else:
+            with device:
+                _backprop_step(func, target_input_indexes, grad_outputs,
+                               in_grads, is_debug)
+    except Exception as e:
+        if func.stack is not None:
+            e.add_note('Stacktrace of the function is below:\n{}'.format(
+                ''.join(traceback.format_list(func.stack[:-1]))))
+        raise
+
+    if hooks:
+        for hook in hooks.values():
+            hook.backward_postprocess(func, in_data, out_grad_data)
+    return in_grads
+
+
+def backprop_to_all(outputs, retain_grad, loss_scale):
+    """Backprops from the outputs to every leaf that requires a gradient.
+
+    The gradients are added to the ``grad_var`` of the leaf variables.
+
+    Args:
+        outputs (list): ``(variable node, gradient variable)`` pairs.
+        retain_grad (bool): Whether intermediate variables keep their
+            gradients.
+        loss_scale (float): Recorded on the leaves for the optimizer.
+    """
+    grads = _GradTable(load_leaf_grads=True)
+    funcs = _FunctionHeap()
+    leaf_nodes = {}
+    for node, grad in outputs:
+        grads.accumulate(node, grad)
+        creator = node._creator_node
+        if creator is None:
+            leaf_nodes[node] = None
+        else:
+            funcs.push(creator)
+
+    is_debug = _config.debug
+    while funcs:
+        func = funcs.pop()
+        output_nodes = [ref() for ref in func.outputs]
+        grad_outputs = tuple([
+            grads.pop(y) if y is not None and y._creator_node is not None
+            else None for y in output_nodes])
+        if retain_grad:
+            for y, gy in zip(output_nodes, grad_outputs):
+                if y is not None:
+                    y._set_grad_var_if_available(gy)
+        target_input_indexes = tuple([
+            i for i, x in enumerate(func.inputs) if x._requires_grad])
+        if not target_input_indexes or all(
+                [gy is None for gy in grad_outputs]):
+            continue
+        in_grads = _run_backward(
+            func, target_input_indexes, grad_outputs, grads, is_debug)
+        del grad_outputs
+        for node, node_grads in in_grads.items():
+            if not node_grads:
+                continue
+            creator = node._creator_node
+            if creator is None:
+                leaf_nodes[node] = None
+            else:
+                funcs.push(creator)
+        del in_grads
+
+    for node in leaf_nodes:
+        grad = grads.pop(node)
+        var = node._variable()
+        if var is not None:
+            var._grad_var = grad
+            var._loss_scale = loss_scale
+
+
+def _nodes_between(output_nodes, input_nodes):
+    """Returns the variable nodes on some path from an input to an output.
+    """
+    funcs = []
+    seen = set()
+    stack = [node._creator_node for node in output_nodes]
+    while stack:
+        func = stack.pop()
+        if func is None or func in seen:
+            continue
+        seen.add(func)
+        funcs.append(func)
+        stack.extend([x._creator_node for x in func.inputs])
+    funcs.sort(key=lambda f: f.rank)
+
+    on_path = set(input_nodes)
+    for func in funcs:
+        if any([x in on_path for x in func.inputs]):
+            for ref in func.outputs:
+                node = ref()
+                if node is not None:
+                    on_path.add(node)
+    return on_path
+
+
+def backprop_to_inputs(output_grads, input_nodes, input_grads, retain_grad):
+    """Backprops from the outputs to the given inputs only.
+
+    Args:
+        output_grads (list): ``(variable node, gradient variable)`` pairs.
+        input_nodes (list of VariableNode): The inputs.
+        input_grads (list or None): Gradients to add to the inputs'.
+        retain_grad (bool): Whether intermediate variables keep their
+            gradients.
+
+    Returns:
+        list of Variable: The gradient of each input, or ``None``.
+    """
+    on_path = _nodes_between([node for node, _ in output_grads], input_nodes)
+    input_set = set(input_nodes)
+    grads = _GradTable(load_leaf_grads=False)
+    funcs = _FunctionHeap()
+    for node, grad in output_grads:
+        grads.accumulate(node, grad)
+        creator = node._creator_node
+        if creator is not None and node in on_path:
+            funcs.push(creator)
+    if input_grads is not None:
+        for node, grad in zip(input_nodes, input_grads):
+            grads.accumulate(node, grad)
+
+    results = {}
+    is_debug = _config.debug
+    while funcs:
+        func = funcs.pop()
+        output_nodes = [ref() for ref in func.outputs]
+        grad_outputs = tuple([
+            None if y is None else grads.pop(y) for y in output_nodes])
+        for y, gy in zip(output_nodes, grad_outputs):
+            if y is None:
+                continue
+            if y in input_set:
+                results[y] = gy
+            if retain_grad:
+                y._set_grad_var_if_available(gy)
+        target_input_indexes = tuple([
+            i for i, x in enumerate(func.inputs) if x in on_path])
+        if not target_input_indexes or all(
+                [gy is None for gy in grad_outputs]):
+            continue
+        in_grads = _run_backward(
+            func, target_input_indexes, grad_outputs, grads, is_debug)
+        for node, node_grads in in_grads.items():
+            creator = node._creator_node
+            if node_grads and creator is not None:
+                funcs.push(creator)
+
+    for node in input_nodes:
+        if node not in results:
+            results[node] = grads.pop(node)
+    return [results[node] for node in input_nodes]
+
+
+def backward(outputs, grad_outputs=None, **kwargs):
+    """Runs backprop from several outputs at once.
+
+    Unlike :meth:`Variable.backward`, no default gradient is set: each
+    output uses the given gradient or its own ``grad_var``.
+
+    Args:
+        outputs (tuple or list of Variable): The outputs.
+        grad_outputs (tuple or list): The gradient of each output
+            (variables, arrays or ``None``); by default their ``grad_var``.
+        enable_double_backprop (bool): If ``True``, the gradients are
+            differentiable again.
+    """
+    enable_double_backprop = argument.parse_kwargs(
+        kwargs, ('enable_double_backprop', False),
+        retain_grad='semantics for retain_grad=True is under discussion',
+        loss_scale='chainer.backward does not support loss_scale option')
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError('outputs must be a tuple or a list, not {}.'.format(
+            type(outputs)))
+    for y in outputs:
+        if not isinstance(y, chainer.variable.Variable):
+            raise TypeError(
+                'each output must be a Variable, not {}'.format(type(y)))
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    elif not isinstance(grad_outputs, (tuple, list)):
+        raise TypeError(
+            'grad_outputs must be a tuple or a list or None, not {}.'
+            .format(type(grad_outputs)))
+    elif len(outputs) != len(grad_outputs):
+        raise ValueError(
+            'grad_outputs must be of the same length as outputs.\n'
+            'len(outputs) = {}, len(grad_outputs) = {}'.format(
+                len(outputs), len(grad_outputs)))
+
+    pairs = []
+    seen = set()
+    missing = False
+    for y, gy in zip(outputs, grad_outputs):
+        node = y._node
+        if gy is None:
+            gy = y._grad_var
+        elif not isinstance(gy, chainer.variable.Variable):
+            gy = chainer.variable.Variable(gy, requires_grad=False)
+        if gy is None or node in seen:
+            missing = True
+            continue
+        seen.add(node)
+        node._check_old_style_gradient()
+        pairs.append((node, gy))
+    if missing:
+        warnings.warn(
+            'outputs contains a Variable without grad, or duplicate '
+            'outputs. Note that chainer.backward does not set default '
+            'grad.', RuntimeWarning)
+    if not pairs:
+        return
+    with configuration.using_config(
+            'enable_backprop', enable_double_backprop):
+        backprop_to_all(pairs, False, None)

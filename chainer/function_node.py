@@ -1,0 +1,469 @@
+"""FunctionNode: the differentiable operation of the computational graph."""
+
+import collections
+import traceback
+import weakref
+
+import numpy
+
+from chainer import _backprop
+from chainer import backend
+from chainer.backends import cuda
+from chainer import configuration
+from chainer import function_hook
+from chainer.utils import type_check
+from chainer import variable
+
+
+_Variable = variable.Variable
+_config = configuration.config
+
+
+def _contains_nan(array):
+    if array.dtype.kind != 'f':
+        return False
+    return bool(backend.get_array_module(array).isnan(array).any())
+
+
+class FunctionNode:
+    """A differentiable function of arrays, a node of the graph.
+
+    A subclass implements :meth:`forward` (on arrays) and :meth:`backward`
+    (on variables, so that gradients are differentiable again). Calling
+    :meth:`apply` runs the forward computation and, when backprop is
+    enabled and some input requires a gradient, links the node into the
+    graph.
+
+    A node is applied once: make a new instance for each call.
+
+    Attributes:
+        inputs (tuple of VariableNode): The input nodes, set by
+            :meth:`apply` when the node joins the graph.
+        outputs (tuple of weakref): Weak references to the output nodes.
+        rank (int): The highest rank of the inputs: backward visits nodes
+            from the highest rank down.
+        stack (list): The stack where the node was applied, kept in debug
+            mode only.
+        lazy_grad_sum (bool): Whether gradients of an input used several
+            times are summed at once at the end (from
+            ``chainer.config.lazy_grad_sum``).
+
+    Example:
+        >>> class Square(chainer.FunctionNode):
+        ...     def forward(self, inputs):
+        ...         x, = inputs
+        ...         self.retain_inputs((0,))
+        ...         return x * x,
+        ...     def backward(self, target_input_indexes, grad_outputs):
+        ...         x, = self.get_retained_inputs()
+        ...         gy, = grad_outputs
+        ...         return 2 * x * gy,
+        >>> y, = Square().apply((x,))
+    """
+
+    inputs = None
+    outputs = None
+    rank = 0
+    stack = None
+    lazy_grad_sum = False
+    _input_indexes_to_retain = None
+    _output_indexes_to_retain = None
+    _retained_output_data = None
+    _local_function_hooks = None
+    _n_local_function_hooks = 0
+
+    @property
+    def local_function_hooks(self):
+        """Ordered dictionary of the hooks registered on this node only."""
+        hooks = self._local_function_hooks
+        if hooks is None:
+            hooks = collections.OrderedDict()
+            self._local_function_hooks = hooks
+        return hooks
+
+    @property
+    def label(self):
+        """A short name of the function; its class name by default."""
+        return self.__class__.__name__
+
+    @property
+    def output_data(self):
+        """Tuple of the retained output arrays (``None`` where not kept)."""
+        if self._retained_output_data is None:
+            raise RuntimeError('retained output data is gone')
+        out_data = [None] * len(self.outputs)
+        for index, data in zip(self._output_indexes_to_retain,
+                               self._retained_output_data):
+            out_data[index] = data
+        return tuple(out_data)
+
+    def apply(self, inputs):
+        """Computes the outputs and links the node into the graph.
+
+        Args:
+            inputs: Input variables or arrays. Arrays are treated as
+                constants (variables with ``requires_grad=False``).
+
+        Returns:
+            tuple of Variable: The outputs.
+        """
+        input_vars = [
+            x if isinstance(x, _Variable) else variable.as_variable(x)
+            for x in inputs]
+        in_data = tuple([x._data for x in input_vars])
+        requires_grad = any([x._requires_grad for x in input_vars])
+        config = _config
+
+        if config.type_check:
+            self._check_data_type_forward(in_data)
+
+        hooks = function_hook.get_function_hooks()
+        if self._n_local_function_hooks:
+            hooks = collections.OrderedDict(hooks)
+            hooks.update(self._local_function_hooks)
+        hooks = hooks.values()
+        for hook in hooks:
+            hook.forward_preprocess(self, in_data)
+
+        self._input_indexes_to_retain = None
+        self._output_indexes_to_retain = None
+        if in_data and not isinstance(in_data[0], numpy.ndarray) \
+                and isinstance(in_data[0], cuda.ndarray):
+            with backend.get_device_from_array(*in_data):
+                outputs = self.forward(in_data)
+        else:
+            outputs = self.forward(in_data)
+        if not isinstance(outputs, tuple):
+            raise TypeError(
+                'forward output must be a tuple ({})\nActual: {}'.format(
+                    self.label, type(outputs)))
+        for y in outputs:
+            if not isinstance(y, variable._ARRAY_TYPES):
+                raise TypeError(
+                    'forward of {} must return a tuple of arrays, not '
+                    '{}'.format(self.label, type(y)))
+
+        for hook in hooks:
+            hook.forward_postprocess(self, in_data)
+
+        if config.debug:
+            if any([_contains_nan(y) for y in outputs]):
+                raise RuntimeError(
+                    'NaN is detected on forward computation of {}'.format(
+                        self.label))
+            self.stack = traceback.extract_stack()
+
+        init = _Variable._init_unchecked
+        ret = tuple([init(y, requires_grad=requires_grad) for y in outputs])
+
+        if requires_grad and config.enable_backprop:
+            self._link(input_vars, ret, outputs)
+        return ret
+
+    def _link(self, input_vars, output_vars, outputs):
+        input_nodes = tuple([x._node for x in input_vars])
+        rank = max([node._rank for node in input_nodes])
+        self.rank = rank
+        self.inputs = input_nodes
+        out_rank = rank + 1
+        output_refs = []
+        for y in output_vars:
+            node = y._node
+            node._creator_node = self
+            node._rank = out_rank
+            output_refs.append(weakref.ref(node))
+        self.outputs = tuple(output_refs)
+
+        retained = self._input_indexes_to_retain
+        if retained is not None:
+            for index in retained:
+                input_nodes[index].data = input_vars[index]._data
+        retained = self._output_indexes_to_retain
+        if retained is not None:
+            data = []
+            for index in retained:
+                output_vars[index]._node.data = outputs[index]
+                data.append(outputs[index])
+            self._retained_output_data = tuple(data)
+        self.lazy_grad_sum = _config.lazy_grad_sum
+
+    def _check_data_type_forward(self, in_data):
+        try:
+            with type_check.light_mode:
+                self.check_type_forward(in_data)
+            return
+        except type_check.InvalidType:
+            pass
+        in_type = type_check.get_types(in_data, 'in_types', False)
+        with type_check.get_function_check_context(self):
+            self.check_type_forward(in_type)
+
+    def check_type_forward(self, in_types):
+        """States the conditions the inputs must satisfy.
+
+        Override it with :func:`chainer.utils.type_check.expect` calls. It
+        runs before :meth:`forward` while ``chainer.config.type_check`` is
+        on; a violated condition raises
+        :class:`~chainer.utils.type_check.InvalidType`.
+
+        Args:
+            in_types (~chainer.utils.type_check.TypeInfoTuple): The types
+                of the inputs.
+        """
+
+    def forward(self, inputs):
+        """Computes the outputs from the input arrays.
+
+        By default it calls :meth:`forward_cpu` or :meth:`forward_gpu`
+        according to the array type of the first input.
+
+        Args:
+            inputs (tuple of arrays): The input arrays.
+
+        Returns:
+            tuple of arrays: The outputs.
+        """
+        assert len(inputs) > 0
+        if isinstance(inputs[0], cuda.ndarray):
+            return self.forward_gpu(inputs)
+        return self.forward_cpu(inputs)
+
+    def forward_cpu(self, inputs):
+        """Computes the outputs from NumPy arrays."""
+        raise NotImplementedError()
+
+    def forward_gpu(self, inputs):
+        """Computes the outputs from CuPy arrays."""
+        raise NotImplementedError()
+
+    def retain_inputs(self, indexes):
+        """Keeps the given inputs for backward; call it in forward.
+
+        Args:
+            indexes (tuple of int): Indexes of the inputs to keep.
+        """
+        self._input_indexes_to_retain = indexes
+
+    def retain_outputs(self, indexes):
+        """Keeps the given outputs for backward; call it in forward.
+
+        Args:
+            indexes (tuple of int): Indexes of the outputs to keep.
+        """
+        self._output_indexes_to_retain = indexes
+
+    def backward(self, target_input_indexes, grad_outputs):
+        """Computes the gradients of the inputs, on variables.
+
+        Written with differentiable functions, it makes double backprop
+        possible.
+
+        Args:
+            target_input_indexes (tuple of int): Indexes of the inputs whose
+                gradients are needed, in increasing order.
+            grad_outputs (tuple of Variable): Gradients of the outputs;
+                ``None`` for an output that got no gradient.
+
+        Returns:
+            tuple: Gradient variables (or ``None``) of either all inputs or
+            only the targets.
+        """
+        return (None,) * len(target_input_indexes)
+
+    def backward_accumulate(self, target_input_indexes, grad_outputs,
+                            grad_inputs):
+        """Computes gradients of the inputs and adds them to given ones.
+
+        Override it to fuse the accumulation into the computation.
+
+        Args:
+            target_input_indexes (tuple of int): As in :meth:`backward`.
+            grad_outputs (tuple of Variable): As in :meth:`backward`.
+            grad_inputs (tuple of Variable): The gradients already computed
+                for the target inputs (``None`` where there are none).
+
+        Returns:
+            tuple of Variable: The sums, one for each target input.
+        """
+        gxs = _backprop.normalize_grad_inputs(
+            self, target_input_indexes,
+            self.backward(target_input_indexes, grad_outputs))
+        return tuple([
+            gx if g_input is None else g_input if gx is None
+            else gx + g_input for gx, g_input in zip(gxs, grad_inputs)])
+
+    def get_retained_inputs(self):
+        """Returns the inputs kept by :meth:`retain_inputs` as variables."""
+        indexes = self._input_indexes_to_retain
+        if indexes is None:
+            return ()
+        inputs = self.inputs
+        return tuple([inputs[index].get_variable() for index in indexes])
+
+    def get_retained_outputs(self):
+        """Returns the outputs kept by :meth:`retain_outputs` as variables.
+
+        An output whose variable is gone is recreated as a variable of the
+        same node's array, created by this node.
+        """
+        indexes = self._output_indexes_to_retain
+        if indexes is None:
+            return ()
+        outputs = self.outputs
+        new_outputs = list(outputs)
+        changed = False
+        ret = []
+        for index, data in zip(indexes, self._retained_output_data):
+            node = outputs[index]()
+            if node is None:
+                output_var = _Variable(data)
+                output_var.creator_node = self
+                new_outputs[index] = weakref.ref(output_var._node)
+                changed = True
+            else:
+                output_var = node.get_variable()
+            ret.append(output_var)
+        if changed:
+            self.outputs = tuple(new_outputs)
+        return tuple(ret)
+
+    def unchain(self):
+        """Cuts the node out of the graph, freeing its outputs' links."""
+        for ref in self.outputs:
+            node = ref()
+            if node is not None:
+                node.unchain()
+        self.inputs = None
+
+    def add_hook(self, hook, name=None):
+        """Registers a hook on this node only.
+
+        Args:
+            hook (~chainer.FunctionHook): The hook.
+            name (str): Its key; ``hook.name`` by default.
+        """
+        if not isinstance(hook, function_hook.FunctionHook):
+            raise TypeError('Hook must be of type FunctionHook')
+        if name is None:
+            name = hook.name
+        hooks = self.local_function_hooks
+        if name in hooks:
+            raise KeyError('Hook {} already exists'.format(name))
+        hooks[name] = hook
+        self._n_local_function_hooks = len(hooks)
+        hook.added(self)
+
+    def delete_hook(self, name):
+        """Unregisters a hook added by :meth:`add_hook`.
+
+        Args:
+            name (str): Key of the hook.
+        """
+        hooks = self.local_function_hooks
+        if name not in hooks:
+            raise KeyError('Hook {} does not exist'.format(name))
+        hooks[name].deleted(self)
+        del hooks[name]
+        self._n_local_function_hooks = len(hooks)
+
+
+def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
+         set_grad=False, retain_grad=False, enable_double_backprop=False,
+         loss_scale=None):
+    """Computes the gradients of outputs with respect to given inputs.
+
+    Unlike :meth:`Variable.backward`, it returns the gradients and leaves
+    the ``grad`` of every variable alone (unless ``set_grad`` is set). Only
+    the part of the graph between the inputs and the outputs is traversed.
+
+    Args:
+        outputs (tuple or list of Variable): The outputs.
+        inputs (tuple or list of Variable): The inputs to differentiate
+            with respect to.
+        grad_outputs (tuple or list): Initial gradients of the outputs
+            (variables, arrays or ``None``); by default each output's
+            ``grad_var``, or ones.
+        grad_inputs (tuple or list): Gradients to add to those computed
+            for the inputs.
+        set_grad (bool): If ``True``, the results are also stored in the
+            inputs' ``grad_var``.
+        retain_grad (bool): If ``True``, intermediate variables keep their
+            gradients in ``grad_var``.
+        enable_double_backprop (bool): If ``True``, the gradients are
+            differentiable again.
+        loss_scale (float): Scales the default initial gradients.
+
+    Returns:
+        list of Variable: The gradient of each input (``None`` where no
+        gradient reached it).
+    """
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError('outputs must be a tuple or a list, not {}.'.format(
+            type(outputs)))
+    if not isinstance(inputs, (tuple, list)):
+        raise TypeError('inputs must be a tuple or a list, not {}.'.format(
+            type(inputs)))
+    for y in outputs:
+        if not isinstance(y, _Variable):
+            raise TypeError(
+                'each output must be a Variable, not {}'.format(type(y)))
+    for x in inputs:
+        if not isinstance(x, _Variable):
+            raise TypeError(
+                'each input must be a Variable, not {}'.format(type(x)))
+    if grad_outputs is not None:
+        if not isinstance(grad_outputs, (tuple, list)):
+            raise TypeError(
+                'grad_outputs must be a tuple or a list or None, not '
+                '{}.'.format(type(grad_outputs)))
+        if len(outputs) != len(grad_outputs):
+            raise ValueError(
+                'grad_outputs must be of the same length as outputs.\n'
+                'len(outputs) = {}, len(grad_outputs) = {}'.format(
+                    len(outputs), len(grad_outputs)))
+    if grad_inputs is not None:
+        if not isinstance(grad_inputs, (tuple, list)):
+            raise TypeError(
+                'grad_inputs must be a tuple or a list or None, not '
+                '{}.'.format(type(grad_inputs)))
+        if len(inputs) != len(grad_inputs):
+            raise ValueError(
+                'grad_inputs must be of the same length as inputs.\n'
+                'len(inputs) = {}, len(grad_inputs) = {}'.format(
+                    len(inputs), len(grad_inputs)))
+
+    output_grads = []
+    for i, y in enumerate(outputs):
+        y._node._check_old_style_gradient()
+        gy = None if grad_outputs is None else grad_outputs[i]
+        if gy is None and grad_outputs is None:
+            gy = y._grad_var
+            if gy is None:
+                data = y._data
+                xp = backend.get_array_module(data)
+                g = xp.ones_like(data)
+                if loss_scale is not None:
+                    g *= loss_scale
+                gy = _Variable(g, requires_grad=False)
+        elif gy is not None and not isinstance(gy, _Variable):
+            gy = _Variable(gy, requires_grad=False)
+        output_grads.append((y._node, gy))
+
+    initial_input_grads = None
+    if grad_inputs is not None:
+        initial_input_grads = [
+            None if g is None else
+            g if isinstance(g, _Variable) else _Variable(
+                g, requires_grad=False)
+            for g in grad_inputs]
+
+    with configuration.using_config(
+            'enable_backprop', enable_double_backprop):
+        results = _backprop.backprop_to_inputs(
+            output_grads, [x._node for x in inputs], initial_input_grads,
+            retain_grad)
+
+    if set_grad:
+        for x, gx in zip(inputs, results):
+            x._set_grad_var_without_check(gx)
+    return results

@@ -1,0 +1,885 @@
+"""Variables: the arrays of a define-by-run computational graph."""
+
+import warnings
+import weakref
+
+import numpy
+
+import chainer
+from chainer import _backprop
+from chainer import backend
+from chainer.backends import _cpu
+from chainer.backends import cuda
+from chainer import configuration
+from chainer import initializers
+from chainer.utils import argument
+
+
+def _array_types():
+    return (numpy.ndarray, cuda.ndarray)
+
+
+_ARRAY_TYPES = _array_types()
+
+
+def _grad_error_prefix(func):
+    if func is None:
+        return ''
+    return (
+        'Function `{0}` ({1}) has a bug.\n\n'
+        'Please report this error with the stack trace, the information '
+        'of your environment and your script.\n'.format(
+            type(func).__name__, func.label))
+
+
+def _check_grad_type(func, x, is_node_x, gx):
+    """Checks that ``gx`` can be the gradient of ``x``.
+
+    Args:
+        func (FunctionNode or None): The function that computed ``gx``; it
+            is named in the message when the check fails.
+        x (Variable or VariableNode): The variable the gradient is for.
+        is_node_x (bool): Whether ``x`` is a :class:`VariableNode`.
+        gx: The gradient array.
+
+    Raises:
+        TypeError: if the type or the dtype of ``gx`` is wrong.
+        ValueError: if the shape of ``gx`` is wrong.
+    """
+    if is_node_x:
+        x_data = x.data
+        x_shape = x.shape
+        x_dtype = x.dtype
+    else:
+        x_data = x._data
+        x_shape = None if x_data is None else x_data.shape
+        x_dtype = None if x_data is None else x_data.dtype
+    if not isinstance(gx, _ARRAY_TYPES):
+        raise TypeError(
+            _grad_error_prefix(func)
+            + 'Type of grad is invalid:\nExpected: Any of {}\nActual: {}'
+            .format(_ARRAY_TYPES, type(gx)))
+    if x_data is not None and type(gx) is not type(x_data):
+        raise TypeError(
+            _grad_error_prefix(func)
+            + 'Type of data and grad mismatch\ngrad: {} != data: {}'.format(
+                type(gx), type(x_data)))
+    if x_dtype is not None and gx.dtype != x_dtype:
+        raise TypeError(
+            _grad_error_prefix(func)
+            + 'Dtype of data and grad mismatch\ngrad: {} != data: {}'.format(
+                gx.dtype, x_dtype))
+    if x_shape is not None and gx.shape != x_shape:
+        raise ValueError(
+            _grad_error_prefix(func)
+            + 'Shape of data and grad mismatch\ngrad: {} != data: {}'.format(
+                gx.shape, x_shape))
+
+
+class VariableNode:
+    """The node of a variable in the computational graph.
+
+    A variable node stands for a :class:`Variable` in the graph. It keeps
+    only a weak reference to the variable, so the array of a variable that
+    user code drops is freed unless a function retained it for backward.
+
+    Args:
+        variable (Variable): The variable this node stands for.
+        name (str): Name of the variable.
+
+    Attributes:
+        dtype: Data type of the variable's array.
+        shape (tuple): Shape of the variable's array.
+        data: The array retained for backward, or ``None``.
+        name (str): Name of the variable.
+    """
+
+    __slots__ = (
+        '_variable', '_creator_node', 'data', '_rank', 'name',
+        '_requires_grad', 'dtype', 'shape', '_old_style_grad_generator',
+        '__weakref__')
+
+    def __init__(self, variable, name, **kwargs):
+        if kwargs:
+            argument.check_unexpected_kwargs(
+                kwargs, grad='unexpected keyword argument "grad": pass the '
+                'gradient to chainer.Variable instead')
+            argument.assert_kwargs_empty(kwargs)
+        self._variable = weakref.ref(variable)
+        self._creator_node = None
+        self.data = None
+        self._rank = 0
+        self.name = name
+        self._requires_grad = variable._requires_grad
+        self._old_style_grad_generator = None
+        self._update_data_info(variable._data)
+
+    @property
+    def creator(self):
+        """The function that created this node (old-style if it was one)."""
+        node = self._creator_node
+        if node is None:
+            return None
+        if isinstance(node, chainer.function.FunctionAdapter):
+            return node.function
+        return node
+
+    @creator.setter
+    def creator(self, func):
+        self.set_creator(func)
+
+    @property
+    def creator_node(self):
+        """The :class:`FunctionNode` that created this node, or ``None``."""
+        return self._creator_node
+
+    @creator_node.setter
+    def creator_node(self, func):
+        self.set_creator_node(func)
+
+    @property
+    def grad(self):
+        """The gradient array of the variable, if the variable is alive."""
+        var = self._variable()
+        return None if var is None else var.grad
+
+    @property
+    def grad_var(self):
+        """The gradient variable of the variable, if the variable is alive."""
+        var = self._variable()
+        return None if var is None else var._grad_var
+
+    @property
+    def label(self):
+        """A short text of the shape and dtype, used in graph dumps."""
+        if self.shape == ():
+            return str(self.dtype)
+        return '({}), {}'.format(
+            ', '.join(str(dim) for dim in self.shape), self.dtype)
+
+    @property
+    def rank(self):
+        """The topological rank: one more than the rank of the creator."""
+        return self._rank
+
+    @property
+    def requires_grad(self):
+        """Whether the gradient of this node is computed by backprop."""
+        return self._requires_grad
+
+    def get_variable(self):
+        """Returns the variable of this node.
+
+        If the variable object is gone, a new one holding the retained array
+        is made for this node.
+        """
+        var = self._variable()
+        if var is not None:
+            return var
+        var = Variable._init_unchecked(
+            self.data, name=self.name, requires_grad=self._requires_grad,
+            node=self)
+        return var
+
+    def get_variable_or_none(self):
+        """Returns the variable of this node, or ``None`` if it is gone."""
+        return self._variable()
+
+    def set_creator(self, creator):
+        """Sets a :class:`FunctionNode` or old-style function as creator."""
+        self.set_creator_node(creator.node)
+
+    def set_creator_node(self, creator_node):
+        """Sets the creator and updates the rank of this node."""
+        self._creator_node = creator_node
+        self._rank = creator_node.rank + 1
+
+    def unchain(self):
+        """Forgets the creator, cutting the graph above this node."""
+        self._creator_node = None
+
+    def retain_data(self):
+        """Keeps a reference to the array of the variable for backward."""
+        var = self._variable()
+        if var is None:
+            raise RuntimeError('cannot retain variable data: the variable '
+                               'has been already released')
+        self.data = var._data
+
+    def _update_data_info(self, data):
+        if data is None:
+            self.dtype = None
+            self.shape = None
+        else:
+            self.dtype = data.dtype
+            self.shape = data.shape
+        if self.data is not None:
+            self.data = data
+
+    def _set_grad_var_if_available(self, grad_var):
+        var = self._variable()
+        if var is not None:
+            var._set_grad_var_without_check(grad_var)
+
+    def _check_old_style_gradient(self):
+        if self._old_style_grad_generator is not None:
+            raise RuntimeError(
+                'cannot twice-differentiate an old style Function "{}"'
+                .format(self._old_style_grad_generator))
+
+
+def _format_repr(var, sep):
+    prefix = 'variable' if var.name is None else 'variable ' + var.name
+    data = var._data
+    if data is None:
+        return prefix + '(None)'
+    if isinstance(data, cuda.ndarray):
+        data = data.get()
+    text = numpy.array2string(data, separator=sep, prefix=prefix + '(')
+    return '{}({})'.format(prefix, text)
+
+
+class Variable:
+    """Array with a structure to keep track of computation.
+
+    Every variable holds an array (``numpy.ndarray`` or ``cupy.ndarray``).
+    A variable made by a :class:`~chainer.FunctionNode` remembers its
+    creator, so :meth:`backward` can compute the gradients of everything
+    it was computed from.
+
+    Args:
+        data: The initial array, or ``None``.
+        name (str): Name of the variable.
+        grad: The initial gradient array.
+        requires_grad (bool): Whether the gradient of this variable is
+            computed during backprop.
+
+    Example:
+        >>> x = chainer.Variable(numpy.array([1., 2.], numpy.float32))
+        >>> y = x * x
+        >>> y.grad = numpy.ones(2, numpy.float32)
+        >>> y.backward()
+        >>> x.grad
+        array([2., 4.], dtype=float32)
+    """
+
+    __slots__ = (
+        '_data', '_node', '_grad_var', '_requires_grad', '_loss_scale',
+        '__dict__', '__weakref__')
+
+    # Make NumPy call the reflected operators of Variable.
+    __array_priority__ = 200
+
+    def __init__(self, data=None, **kwargs):
+        name, grad, requires_grad = argument.parse_kwargs(
+            kwargs, ('name', None), ('grad', None), ('requires_grad', True),
+            volatile='volatile argument is not supported anymore. '
+            'Use chainer.using_config')
+        if data is not None and not isinstance(data, _ARRAY_TYPES):
+            raise TypeError(
+                'numpy.ndarray or cupy.ndarray are expected. Actual: {}'
+                .format(type(data)))
+        self._init_impl(data, name, grad, requires_grad, None)
+
+    @classmethod
+    def _init_unchecked(cls, data=None, name=None, grad=None,
+                        requires_grad=True, node=None):
+        var = cls.__new__(cls)
+        var._init_impl(data, name, grad, requires_grad, node)
+        return var
+
+    def _init_impl(self, data, name, grad, requires_grad, node):
+        self._data = data
+        self._requires_grad = requires_grad
+        self._loss_scale = None
+        if node is None:
+            self._node = VariableNode(self, name)
+        else:
+            self._node = node
+            node._variable = weakref.ref(self)
+        self._grad_var = None if grad is None else Variable(grad)
+
+    def __reduce__(self):
+        return _recover_variable, (
+            self._data, self.name, self.grad, self._requires_grad)
+
+    def __repr__(self):
+        return _format_repr(self, ', ')
+
+    def __str__(self):
+        return _format_repr(self, ' ')
+
+    # Array attributes --------------------------------------------------
+
+    @property
+    def array(self):
+        """The underlying array of the variable."""
+        return self._data
+
+    @array.setter
+    def array(self, data):
+        self._node._update_data_info(data)
+        self._data = data
+
+    data = array
+
+    @property
+    def raw_array(self):
+        """The underlying array (the same as :attr:`array`)."""
+        return self._data
+
+    @property
+    def xp(self):
+        """The array module (``numpy`` or ``cupy``) of the array."""
+        data = self._data
+        if data is None:
+            return numpy
+        return backend.get_array_module(data)
+
+    @property
+    def device(self):
+        """The :class:`~chainer.backend.Device` the array lives on."""
+        data = self._data
+        if data is None:
+            return _cpu.CpuDevice()
+        return backend.get_device_from_array(data)
+
+    @property
+    def shape(self):
+        return self._data.shape
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    @property
+    def size(self):
+        return self._data.size
+
+    @property
+    def dtype(self):
+        return self._data.dtype
+
+    @property
+    def label(self):
+        """A short text of the shape and dtype, used in graph dumps."""
+        return self._node.label
+
+    @property
+    def name(self):
+        return self._node.name
+
+    @name.setter
+    def name(self, name):
+        self._node.name = name
+
+    def __len__(self):
+        shape = self._data.shape
+        if not shape:
+            raise TypeError('len() of unsized object')
+        return shape[0]
+
+    def item(self):
+        """Returns the single element of the array as a Python scalar."""
+        return self._data.item()
+
+    def summary(self):
+        """Returns a short description of the variable."""
+        if self.name:
+            return '<variable {}>'.format(self.name)
+        return '<variable at 0x{:x}>'.format(id(self))
+
+    def debug_print(self):
+        """Returns a description of the array and gradient for debugging."""
+        lines = [self.summary()]
+        data = self._data
+        if data is None:
+            lines.append('- data: None')
+        else:
+            device = self.device
+            lines.append('- device: {}'.format(
+                'CPU' if device.xp is numpy else device))
+            lines.append('- backend: {}'.format(type(data)))
+            lines.append('- shape: {}'.format(data.shape))
+            lines.append('- dtype: {}'.format(data.dtype))
+            if data.size > 0:
+                lines.append(
+                    '- statistics: mean={:.8f}, std={:.8f}'.format(
+                        float(data.mean()), float(data.std())))
+            grad = self.grad
+            if grad is None:
+                lines.append('- grad: None')
+            elif grad.size > 0 and not (grad == 0).all():
+                lines.append(
+                    '- grad: mean={:.8f}, std={:.8f}'.format(
+                        float(grad.mean()), float(grad.std())))
+            else:
+                lines.append('- grad: 0')
+        return '\n'.join(lines)
+
+    # Graph attributes --------------------------------------------------
+
+    @property
+    def node(self):
+        """The :class:`VariableNode` of this variable."""
+        return self._node
+
+    @property
+    def creator(self):
+        """The function that created this variable (old-style if it was)."""
+        return self._node.creator
+
+    @creator.setter
+    def creator(self, func):
+        self._node.creator = func
+
+    @property
+    def creator_node(self):
+        """The :class:`FunctionNode` that created this variable."""
+        return self._node._creator_node
+
+    @creator_node.setter
+    def creator_node(self, func):
+        self._node.set_creator_node(func)
+
+    @property
+    def rank(self):
+        return self._node._rank
+
+    @property
+    def requires_grad(self):
+        """Whether backprop computes the gradient of this variable."""
+        return self._requires_grad
+
+    def set_creator(self, gen_func):
+        """Notifies the variable that ``gen_func`` created it."""
+        self._node.set_creator(gen_func)
+
+    def set_creator_node(self, fnode):
+        """Notifies the variable that ``fnode`` created it."""
+        self._node.set_creator_node(fnode)
+
+    def retain_data(self):
+        """Lets the node keep the array even after the variable is gone."""
+        self._node.data = self._data
+
+    def unchain(self):
+        """Deletes the reference to the creator of this variable."""
+        self._node.unchain()
+
+    def unchain_backward(self):
+        """Cuts the graph above this variable, node by node.
+
+        Every variable node reachable backward from this variable forgets
+        its creator, so the memory of the whole graph above can be freed.
+        """
+        seen = set()
+        funcs = []
+        creator = self._node._creator_node
+        if creator is not None:
+            funcs.append(creator)
+            seen.add(creator)
+        self.unchain()
+        while funcs:
+            func = funcs.pop()
+            for node in func.inputs:
+                creator = node._creator_node
+                if creator is not None and creator not in seen:
+                    seen.add(creator)
+                    funcs.append(creator)
+                node.unchain()
+
+    # Gradient attributes -----------------------------------------------
+
+    @property
+    def grad(self):
+        """The gradient array, or ``None``."""
+        grad_var = self._grad_var
+        return None if grad_var is None else grad_var._data
+
+    @grad.setter
+    def grad(self, g):
+        if g is not None:
+            _check_grad_type(None, self, False, g)
+        self._grad_var = None if g is None else Variable(g)
+
+    @property
+    def grad_var(self):
+        """The gradient as a :class:`Variable`, or ``None``."""
+        return self._grad_var
+
+    @grad_var.setter
+    def grad_var(self, g):
+        if g is not None:
+            _check_grad_type(None, self, False, g._data)
+        self._grad_var = g
+
+    def _set_grad_var_without_check(self, gv):
+        self._grad_var = gv
+
+    def cleargrad(self):
+        """Clears the gradient array."""
+        self._grad_var = None
+
+    def zerograd(self):
+        """Fills the gradient with zeros (deprecated; use cleargrad)."""
+        warnings.warn(
+            'Variable.zerograd is deprecated. Use Variable.cleargrad '
+            'instead.', DeprecationWarning)
+        data = self._data
+        if data is None:
+            return
+        grad_var = self._grad_var
+        if grad_var is None:
+            xp = self.xp
+            with chainer.using_device(self.device):
+                self._grad_var = Variable(xp.zeros_like(data))
+        else:
+            grad_var.unchain()
+            grad_var._data.fill(0)
+
+    def copydata(self, var):
+        """Copies the array of another variable into this one, in place.
+
+        The two arrays may live on different devices.
+
+        Args:
+            var (Variable): The source variable.
+        """
+        src = var._data
+        dst = self._data
+        if src is None:
+            if dst is None:
+                return
+            var.initialize(self.shape)
+            src = var._data
+        elif dst is None:
+            self.initialize(src.shape)
+            dst = self._data
+        backend.copyto(dst, src)
+
+    def addgrad(self, var):
+        """Adds the gradient of another variable to this one's.
+
+        The two variables may live on different devices; the sum is stored
+        on this variable's device.
+
+        Args:
+            var (Variable): The source variable.
+        """
+        src = var.grad
+        if src is None:
+            return
+        if self._data is None:
+            self.initialize(var.shape)
+        dst_device = self.device
+        src = dst_device.send(src)
+        dst = self.grad
+        if dst is None:
+            self.grad = src.copy()
+        else:
+            with chainer.using_device(dst_device):
+                dst += src
+
+    # Devices -----------------------------------------------------------
+
+    def to_cpu(self):
+        """Copies the array and the gradient to the host memory."""
+        self._to_device(_cpu.CpuDevice())
+
+    def to_gpu(self, device=None):
+        """Copies the array and the gradient to a GPU.
+
+        Args:
+            device: Device specifier; the current device if omitted.
+        """
+        cuda.check_cuda_available()
+        self._to_device(cuda.GpuDevice.from_device_id(
+            cuda.cupy.cuda.Device(device).id))
+
+    def to_intel64(self):
+        """Raises: iDeep is not supported by this implementation."""
+        raise RuntimeError(
+            'iDeep is not available: Variable.to_intel64 is not supported')
+
+    def to_device(self, device):
+        """Copies the array and the gradient to the given device.
+
+        Args:
+            device: A device specifier such as ``'@numpy'``, ``'@cupy:0'``
+                or a :class:`~chainer.backend.Device`.
+        """
+        self._to_device(backend.get_device(device))
+
+    def _to_device(self, device):
+        data = self._data
+        if data is not None:
+            self.array = device.send(data)
+        grad_var = self._grad_var
+        if grad_var is not None:
+            grad_var._to_device(device)
+
+    # Shape manipulation ------------------------------------------------
+
+    def reshape(self, *shape):
+        """Returns a variable of a different shape with the same elements.
+
+        See :func:`chainer.functions.reshape`.
+        """
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        return chainer.functions.reshape(self, tuple(shape))
+
+    def transpose(self, *axes):
+        """Permutes the axes of the variable.
+
+        See :func:`chainer.functions.transpose`.
+        """
+        if not axes:
+            axes = None
+        elif len(axes) == 1 and (
+                axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        return chainer.functions.transpose(self, axes)
+
+    @property
+    def T(self):
+        """The variable with its axes reversed."""
+        return self.transpose()
+
+    def __getitem__(self, slices):
+        return chainer.functions.get_item(self, slices)
+
+    def mean(self, axis=None, *, weights=None, keepdims=False):
+        """Returns the (weighted) mean; see :func:`chainer.functions.mean`.
+        """
+        return chainer.functions.average(
+            self, axis=axis, weights=weights, keepdims=keepdims)
+
+    # Comparisons are not differentiable: refuse them as the original does.
+
+    def _refuse_comparison(self, other, op):
+        raise TypeError(
+            'Variables do not support {} operator. You could use `array` '
+            'attribute instead.'.format(op))
+
+    def __eq__(self, other):
+        self._refuse_comparison(other, '==')
+
+    def __ne__(self, other):
+        self._refuse_comparison(other, '!=')
+
+    def __lt__(self, other):
+        self._refuse_comparison(other, '<')
+
+    def __le__(self, other):
+        self._refuse_comparison(other, '<=')
+
+    def __gt__(self, other):
+        self._refuse_comparison(other, '>')
+
+    def __ge__(self, other):
+        self._refuse_comparison(other, '>=')
+
+    def __bool__(self):
+        raise TypeError('Variables cannot be evaluated as Python bool.')
+
+    __hash__ = None
+
+    # Backprop ----------------------------------------------------------
+
+    def backward(self, retain_grad=False, enable_double_backprop=False,
+                 loss_scale=None):
+        """Computes the gradients of everything this variable depends on.
+
+        Function nodes are visited from the highest rank down, so each runs
+        once, after all the functions that used its outputs. Gradients of
+        variables used several times are summed. The resulting gradients
+        are stored in the ``grad`` of the leaf variables (and added to what
+        was there).
+
+        Args:
+            retain_grad (bool): If ``True``, the gradients of intermediate
+                variables are kept in their ``grad`` too; by default they
+                are freed as soon as they are used.
+            enable_double_backprop (bool): If ``True``, the backward
+                computation builds a graph itself, so the gradients can be
+                differentiated again.
+            loss_scale (float): Scales the initial gradient, for mixed
+                precision training; optimizers divide it out.
+        """
+        node = self._node
+        node._check_old_style_gradient()
+        if node._creator_node is None:
+            return
+        grad_var = self._grad_var
+        if grad_var is None:
+            data = self._data
+            if data.size != 1:
+                raise ValueError(
+                    'Variable.backward needs the gradient of a variable '
+                    'with more than one element: set its grad first (its '
+                    'shape is {})'.format(data.shape))
+            if data.ndim != 0:
+                warnings.warn(
+                    'Treating a variable with only one element as a scalar '
+                    'in Variable.backward is deprecated. Use '
+                    'chainer.functions.squeeze to obtain a scalar variable.',
+                    DeprecationWarning)
+            xp = backend.get_array_module(data)
+            grad = xp.ones_like(data)
+            if loss_scale is not None:
+                grad *= loss_scale
+            grad_var = Variable(grad)
+        with configuration.using_config(
+                'enable_backprop', enable_double_backprop):
+            _backprop.backprop_to_all(
+                [(node, grad_var)], retain_grad, loss_scale)
+
+
+def _recover_variable(data, name, grad, requires_grad):
+    var = Variable(data, name=name, requires_grad=requires_grad)
+    var.grad = grad
+    return var
+
+
+class Parameter(Variable):
+    """A trainable variable, held by a :class:`~chainer.Link`.
+
+    A parameter may be created without an array: it is then
+    *uninitialized* and gets its array from :meth:`initialize`, typically
+    when a link first sees its input and can infer the shape.
+
+    Args:
+        initializer: An array, a scalar, an initializer callable or
+            ``None`` (NaN-filled). Scalars become
+            :class:`~chainer.initializers.Constant`.
+        shape (int or tuple of int): If given, the array is made at once.
+        name (str): Name of the parameter.
+
+    Attributes:
+        initializer: The initializer used by :meth:`initialize`.
+        update_rule: The :class:`~chainer.UpdateRule` that updates this
+            parameter, set by the optimizer.
+    """
+
+    def __init__(self, initializer=None, shape=None, name=None):
+        if initializer is None:
+            initializer = initializers.NaN()
+        elif numpy.isscalar(initializer):
+            initializer = initializers.Constant(initializer)
+        if shape is None:
+            if isinstance(initializer, _ARRAY_TYPES):
+                super().__init__(initializer, name=name)
+                initializer = initializers.Constant(initializer)
+            else:
+                super().__init__(name=name)
+                self._grad_initializer = initializers.NaN(
+                    getattr(initializer, 'dtype', None))
+        else:
+            if isinstance(initializer, _ARRAY_TYPES):
+                initializer = initializers.Constant(initializer)
+            data = initializers.generate_array(initializer, shape, numpy)
+            grad = numpy.full_like(data, numpy.nan)
+            super().__init__(data, name=name, grad=grad)
+        self._initial_device = _cpu.CpuDevice()
+        self.initializer = initializer
+        self.update_rule = None
+
+    def __reduce__(self):
+        return _recover_parameter, (
+            self._data, self.name, self.grad, self.initializer,
+            self.update_rule)
+
+    def __repr__(self):
+        return super().__repr__().replace('variable', 'parameter', 1)
+
+    @property
+    def dtype(self):
+        data = self._data
+        if data is None:
+            return getattr(self.initializer, 'dtype', None)
+        return data.dtype
+
+    @property
+    def is_initialized(self):
+        """Whether the parameter has an array."""
+        return self._data is not None
+
+    @property
+    def device(self):
+        if self._data is None:
+            return self._initial_device
+        return super().device
+
+    def _to_device(self, device):
+        if self._data is None:
+            self._initial_device = device
+        super()._to_device(device)
+
+    def cleargrad(self):
+        """Clears the gradient; an uninitialized parameter gets none."""
+        super().cleargrad()
+        if self._data is None:
+            self._grad_initializer = None
+
+    def zerograd(self):
+        """Fills the gradient with zeros, also once it gets initialized."""
+        super().zerograd()
+        if self._data is None:
+            self._grad_initializer = initializers.Zero(
+                getattr(self.initializer, 'dtype', None))
+
+    def initialize(self, shape):
+        """Makes the array of the parameter with its initializer.
+
+        Args:
+            shape (tuple of int): Shape of the array.
+        """
+        device = self._initial_device
+        xp = device.xp
+        with chainer.using_device(device):
+            data = initializers.generate_array(
+                self.initializer, shape, xp, device=device)
+            grad_initializer = getattr(self, '_grad_initializer', None)
+            grad = None if grad_initializer is None else (
+                initializers.generate_array(
+                    grad_initializer, shape, xp, device=device))
+        self.array = data
+        self.grad = grad
+
+    def update(self):
+        """Updates the array with the update rule, if there is one."""
+        if self.update_rule is not None:
+            self.update_rule.update(self)
+
+
+def _recover_parameter(data, name, grad, initializer, update_rule):
+    param = Parameter(initializer=initializer, name=name)
+    param.array = data
+    param.grad = grad
+    param.update_rule = update_rule
+    return param
+
+
+def as_variable(obj):
+    """Returns ``obj`` if it is a variable, else wraps it in a constant one.
+
+    Args:
+        obj: A :class:`Variable` or an array.
+
+    Returns:
+        Variable: ``obj`` itself, or a new variable holding ``obj`` with
+        ``requires_grad=False``.
+    """
+    if isinstance(obj, Variable):
+        return obj
+    return Variable(obj, requires_grad=False)
+
+
+def as_array(obj):
+    """Returns the array of a variable, or ``obj`` itself if it is one."""
+    if isinstance(obj, Variable):
+        return obj._data
+    return obj
+
