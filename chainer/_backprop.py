@@ -216,7 +216,7 @@ def _run_backward(func, target_input_indexes, grad_outputs, grads,
             _backprop_step(func, target_input_indexes, grad_outputs,
                            in_grads, is_debug)
         else:
-            with device:
+            with chainer.backend.using_device(device):
                 _backprop_step(func, target_input_indexes, grad_outputs,
                                in_grads, is_debug)
     except Exception as e:

@@ -87,6 +87,10 @@ class FunctionNode:
         return self.__class__.__name__
 
     @property
+    def _impl_name(self):
+        return self.__class__.__name__
+
+    @property
     def output_data(self):
         """Tuple of the retained output arrays (``None`` where not kept)."""
         if self._retained_output_data is None:
@@ -129,7 +133,8 @@ class FunctionNode:
         self._output_indexes_to_retain = None
         if in_data and not isinstance(in_data[0], numpy.ndarray) \
                 and isinstance(in_data[0], cuda.ndarray):
-            with backend.get_device_from_array(*in_data):
+            with backend.using_device(backend.get_device_from_array(
+                    *in_data)):
                 outputs = self.forward(in_data)
         else:
             outputs = self.forward(in_data)
@@ -190,7 +195,7 @@ class FunctionNode:
     def _check_data_type_forward(self, in_data):
         try:
             with type_check.light_mode:
-                self.check_type_forward(in_data)
+                self.check_type_forward(type_check.get_light_types(in_data))
             return
         except type_check.InvalidType:
             pass

@@ -394,27 +394,29 @@ class Variable:
         lines = [self.summary()]
         data = self._data
         if data is None:
-            lines.append('- data: None')
-        else:
-            device = self.device
-            lines.append('- device: {}'.format(
-                'CPU' if device.xp is numpy else device))
-            lines.append('- backend: {}'.format(type(data)))
-            lines.append('- shape: {}'.format(data.shape))
-            lines.append('- dtype: {}'.format(data.dtype))
-            if data.size > 0:
-                lines.append(
-                    '- statistics: mean={:.8f}, std={:.8f}'.format(
-                        float(data.mean()), float(data.std())))
+            lines.extend('- {}: None'.format(key) for key in (
+                'device', 'backend', 'shape', 'dtype', 'statistics',
+                'grad'))
+            return '\n'.join(lines)
+        device = self.device
+        lines.append('- device: {}'.format(
+            'CPU' if device.xp is numpy else device))
+        lines.append('- backend: {}'.format(type(data)))
+        lines.append('- shape: {}'.format(data.shape))
+        lines.append('- dtype: {}'.format(data.dtype))
+        with numpy.errstate(invalid='ignore', divide='ignore'), \
+                warnings.catch_warnings():
+            warnings.simplefilter('ignore', RuntimeWarning)
+            lines.append('- statistics: mean={:.8f}, std={:.8f}'.format(
+                float(data.mean()), float(data.std())))
             grad = self.grad
             if grad is None:
                 lines.append('- grad: None')
-            elif grad.size > 0 and not (grad == 0).all():
-                lines.append(
-                    '- grad: mean={:.8f}, std={:.8f}'.format(
-                        float(grad.mean()), float(grad.std())))
-            else:
+            elif (grad == 0).all():
                 lines.append('- grad: 0')
+            else:
+                lines.append('- grad: mean={:.8f}, std={:.8f}'.format(
+                    float(grad.mean()), float(grad.std())))
         return '\n'.join(lines)
 
     # Graph attributes --------------------------------------------------

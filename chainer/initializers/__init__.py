@@ -40,12 +40,13 @@ def generate_array(initializer, shape, xp, dtype=None, device=None):
         dtype = dtype_attr
     dtype = configuration.get_dtype(dtype)
     if device is None:
-        device = backend.get_device(numpy if xp is numpy else '@cupy:0')
-        if xp is not numpy:
+        if xp is numpy:
+            device = backend.CpuDevice()
+        else:
             device = backend.get_device(xp.cuda.Device())
     else:
         device = backend.get_device(device)
-    with device:
+    with backend.using_device(device):
         array = device.xp.empty(shape, dtype=dtype)
         initializer(array)
     return array

@@ -1,0 +1,414 @@
+import gc
+
+import numpy
+import pytest
+
+import chainer
+from chainer import functions as F
+from chainer import gradient_check
+from chainer import testing
+from chainer.utils import type_check
+
+
+class Scale(chainer.FunctionNode):
+    """y = a * x, with a check that x is float."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= 1)
+
+    def forward(self, inputs):
+        return inputs[0] * self.a,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * self.a,
+
+
+class SplitTwo(chainer.FunctionNode):
+    """Returns (2x, 3x), keeping its outputs."""
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_outputs((0, 1))
+        return x * 2, x * 3
+
+    def backward(self, indexes, grad_outputs):
+        gy0, gy1 = grad_outputs
+        gx = None
+        if gy0 is not None:
+            gx = gy0 * 2
+        if gy1 is not None:
+            gx = gy1 * 3 if gx is None else gx + gy1 * 3
+        return gx,
+
+
+def _var(values, dtype=numpy.float32, **kwargs):
+    return chainer.Variable(numpy.asarray(values, dtype=dtype), **kwargs)
+
+
+class TestApply:
+
+    def test_outputs_and_links(self):
+        x = _var([1, 2])
+        node = Scale(3.0)
+        y, = node.apply((x,))
+        numpy.testing.assert_allclose(y.array, [3, 6])
+        assert y.creator_node is node
+        assert node.inputs == (x.node,)
+        assert node.outputs[0]() is y.node
+        assert node.rank == 0
+        assert y.rank == 1
+        assert node.label == 'Scale'
+
+    def test_array_inputs_are_constants(self):
+        y, = Scale(2.0).apply((numpy.ones(2, numpy.float32),))
+        assert not y.requires_grad
+        assert y.creator_node is None
+
+    def test_no_backprop_mode_keeps_requires_grad(self):
+        x = _var([1, 2])
+        with chainer.no_backprop_mode():
+            y, = Scale(2.0).apply((x,))
+        assert y.requires_grad
+        assert y.creator_node is None
+
+    def test_forward_must_return_tuple(self):
+        class Bad(chainer.FunctionNode):
+            def forward(self, inputs):
+                return inputs[0]
+
+        with pytest.raises(TypeError, match='must be a tuple'):
+            Bad().apply((_var([1]),))
+
+    def test_forward_must_return_arrays(self):
+        class Bad(chainer.FunctionNode):
+            def forward(self, inputs):
+                return 1.0,
+
+        with pytest.raises(TypeError, match='tuple of arrays'):
+            Bad().apply((_var([1]),))
+
+    def test_non_array_input(self):
+        with pytest.raises(TypeError):
+            Scale(1.0).apply((1.0,))
+
+    def test_default_forward_dispatches_to_cpu(self):
+        class CpuOnly(chainer.FunctionNode):
+            def forward_cpu(self, inputs):
+                return inputs[0] + 1,
+
+        y, = CpuOnly().apply((_var([1]),))
+        numpy.testing.assert_allclose(y.array, [2])
+
+    def test_default_backward_gives_none(self):
+        class NoGrad(chainer.FunctionNode):
+            def forward(self, inputs):
+                return inputs[0] + 1,
+
+        x = _var([1, 2])
+        F.sum(NoGrad().apply((x,))[0] * x).backward()
+        numpy.testing.assert_allclose(x.grad, [2, 3])
+
+
+class TestTypeCheck:
+
+    def test_invalid_dtype_message(self):
+        with pytest.raises(type_check.InvalidType) as e:
+            Scale(1.0).apply((numpy.array([1, 2], numpy.int32),))
+        message = str(e.value)
+        assert 'Invalid operation is performed in: Scale (Forward)' in message
+        assert 'Expect: x.dtype.kind == f' in message
+        assert 'Actual: i != f' in message
+
+    def test_invalid_ndim_message(self):
+        with pytest.raises(type_check.InvalidType) as e:
+            Scale(1.0).apply((numpy.array(1, numpy.float32),))
+        assert 'Expect: x.ndim >= 1' in str(e.value)
+        assert 'Actual: 0 < 1' in str(e.value)
+
+    def test_type_check_off(self):
+        with chainer.using_config('type_check', False):
+            y, = Scale(2.0).apply((numpy.array([1, 2], numpy.int32),))
+        numpy.testing.assert_array_equal(y.array, [2, 4])
+
+    def test_shape_mismatch_in_add(self):
+        with pytest.raises(type_check.InvalidType):
+            _var([1, 2]) + _var([1, 2, 3])
+
+    def test_dtype_mismatch_in_add(self):
+        with pytest.raises(type_check.InvalidType):
+            _var([1, 2]) + _var([1, 2], numpy.float64)
+
+
+class TestRetention:
+
+    def test_retained_outputs_recreated_when_dropped(self):
+        x = _var([1, 2])
+        node = SplitTwo()
+        y0, y1 = node.apply((x,))
+        del y0
+        gc.collect()
+        retained = node.get_retained_outputs()
+        numpy.testing.assert_allclose(retained[0].array, [2, 4])
+        assert retained[0].creator_node is node
+        assert retained[1] is y1
+
+    def test_output_data(self):
+        node = SplitTwo()
+        x = _var([1, 2])
+        node.apply((x,))
+        out = node.output_data
+        numpy.testing.assert_allclose(out[1], [3, 6])
+
+    def test_unused_output_gets_none_grad(self):
+        x = _var([1, 2])
+        y0, y1 = SplitTwo().apply((x,))
+        F.sum(y1).backward()
+        numpy.testing.assert_allclose(x.grad, [3, 3])
+
+    def test_get_retained_inputs_none(self):
+        node = Scale(2.0)
+        node.apply((_var([1]),))
+        assert node.get_retained_inputs() == ()
+
+
+class TestBackwardContract:
+
+    def test_all_inputs_form(self):
+        class Mul2(chainer.FunctionNode):
+            def forward(self, inputs):
+                self.retain_inputs((0, 1))
+                a, b = inputs
+                return a * b,
+
+            def backward(self, indexes, grad_outputs):
+                a, b = self.get_retained_inputs()
+                gy, = grad_outputs
+                return gy * b, gy * a
+
+        a = _var([1, 2])
+        b = _var([3, 4], requires_grad=False)
+        F.sum(Mul2().apply((a, b))[0]).backward()
+        numpy.testing.assert_allclose(a.grad, [3, 4])
+        assert b.grad is None
+
+    def test_wrong_number_of_grads(self):
+        class Bad(chainer.FunctionNode):
+            def forward(self, inputs):
+                return inputs[0] * 2,
+
+            def backward(self, indexes, grad_outputs):
+                g = grad_outputs[0]
+                return g, g, g
+
+        x = _var([1, 2], numpy.float64)
+        with pytest.raises(ValueError, match='3 != expected 1') as e:
+            F.sum(Bad().apply((x,))[0]).backward()
+        assert 'input 0: shape=(2,) dtype=float64' in str(e.value)
+
+    def test_wrong_grad_dtype(self):
+        class Bad(chainer.FunctionNode):
+            def forward(self, inputs):
+                return inputs[0] * 2,
+
+            def backward(self, indexes, grad_outputs):
+                return chainer.Variable(numpy.zeros(2, numpy.float32)),
+
+        x = _var([1, 2], numpy.float64)
+        with pytest.raises(TypeError, match='Dtype of data and grad') as e:
+            F.sum(Bad().apply((x,))[0]).backward()
+        assert 'Function `Bad` (Bad) has a bug' in str(e.value)
+
+    def test_wrong_grad_shape(self):
+        class Bad(chainer.FunctionNode):
+            def forward(self, inputs):
+                return inputs[0] * 2,
+
+            def backward(self, indexes, grad_outputs):
+                return chainer.Variable(numpy.zeros(3, numpy.float32)),
+
+        x = _var([1, 2])
+        y, = Bad().apply((x,))
+        y.grad = numpy.ones(2, numpy.float32)
+        with pytest.raises(ValueError, match='Shape of data and grad'):
+            y.backward()
+
+    def test_backward_accumulate_override(self):
+        seen = []
+
+        class Acc(chainer.FunctionNode):
+            def forward(self, inputs):
+                return inputs[0] * 2,
+
+            def backward_accumulate(self, indexes, grad_outputs,
+                                    grad_inputs):
+                seen.append(grad_inputs)
+                gx = grad_outputs[0] * 2
+                if grad_inputs[0] is not None:
+                    gx = gx + grad_inputs[0]
+                return gx,
+
+        x = _var([1, 2])
+        h = x * 1
+        y, = Acc().apply((h,))
+        # Both nodes have rank 1; the one reached first runs first.
+        F.sum(h * 5 + y).backward()
+        numpy.testing.assert_allclose(x.grad, [7, 7])
+        numpy.testing.assert_allclose(seen[0][0].array, [5, 5])
+
+    def test_lazy_grad_sum_gives_same_result(self):
+        x = _var([1, 2, 3])
+        with chainer.using_config('lazy_grad_sum', True):
+            h = x * 1
+            y = F.sum(h * 2 + h * 3 + h * h)
+        y.backward()
+        numpy.testing.assert_allclose(x.grad, 5 + 2 * x.array)
+
+
+class TestHooks:
+
+    def test_local_hook_calls(self):
+        calls = []
+
+        class Hook(chainer.FunctionHook):
+            name = 'rec'
+
+            def added(self, function):
+                calls.append(('added', function is not None))
+
+            def forward_preprocess(self, function, in_data):
+                calls.append(('fpre', function.label))
+
+            def forward_postprocess(self, function, in_data):
+                calls.append(('fpost', function.label))
+
+            def backward_preprocess(self, function, in_data, out_grad):
+                calls.append(('bpre', function.label))
+
+            def backward_postprocess(self, function, in_data, out_grad):
+                calls.append(('bpost', function.label))
+
+            def deleted(self, function):
+                calls.append(('deleted', function is not None))
+
+        node = Scale(2.0)
+        hook = Hook()
+        node.add_hook(hook)
+        with pytest.raises(KeyError):
+            node.add_hook(hook)
+        x = _var([1, 2])
+        y, = node.apply((x,))
+        y.grad = numpy.ones(2, numpy.float32)
+        y.backward()
+        node.delete_hook('rec')
+        with pytest.raises(KeyError):
+            node.delete_hook('rec')
+        assert calls == [
+            ('added', True), ('fpre', 'Scale'), ('fpost', 'Scale'),
+            ('bpre', 'Scale'), ('bpost', 'Scale'), ('deleted', True)]
+
+    def test_global_hook(self):
+        labels = []
+
+        class Hook(chainer.FunctionHook):
+            def forward_preprocess(self, function, in_data):
+                labels.append(function.label)
+
+        x = _var([1, 2])
+        with Hook():
+            Scale(2.0).apply((x,))
+            with pytest.raises(KeyError, match='already exists'):
+                with Hook():
+                    pass
+        Scale(2.0).apply((x,))
+        assert labels == ['Scale']
+        assert len(chainer.get_function_hooks()) == 0
+
+    def test_add_non_hook(self):
+        with pytest.raises(TypeError):
+            Scale(1.0).add_hook(object())
+
+
+class TestDebugMode:
+
+    def test_nan_in_forward(self):
+        x = _var([-1.0])
+        with chainer.using_config('debug', True):
+            with pytest.raises(RuntimeError, match='NaN is detected on '
+                                                   'forward computation of '
+                                                   'Sqrt'):
+                class Sqrt(chainer.FunctionNode):
+                    def forward(self, inputs):
+                        with numpy.errstate(invalid='ignore'):
+                            return numpy.sqrt(inputs[0]),
+
+                Sqrt().apply((x,))
+
+    def test_nan_in_backward(self):
+        class NanGrad(chainer.FunctionNode):
+            def forward(self, inputs):
+                return inputs[0] * 1,
+
+            def backward(self, indexes, grad_outputs):
+                gy = grad_outputs[0].array
+                return chainer.Variable(gy * numpy.float32(numpy.nan)),
+
+        x = _var([1.0])
+        with chainer.using_config('debug', True):
+            y, = NanGrad().apply((x,))
+            with pytest.raises(RuntimeError, match='NaN is detected on '
+                                                   'backward computation of '
+                                                   'NanGrad') as e:
+                F.sum(y).backward()
+        notes = ''.join(getattr(e.value, '__notes__', []))
+        assert 'Stacktrace of the function is below' in notes
+
+    def test_debug_helpers(self):
+        assert not chainer.is_debug()
+        with chainer.DebugMode(True):
+            assert chainer.is_debug()
+        chainer.set_debug(True)
+        try:
+            assert chainer.config.debug
+        finally:
+            chainer.set_debug(False)
+
+
+class TestUnchain:
+
+    def test_unchain_node(self):
+        x = _var([1, 2])
+        node = Scale(2.0)
+        y, = node.apply((x,))
+        node.unchain()
+        assert y.creator_node is None
+        assert node.inputs is None
+
+
+@testing.parameterize(*testing.product({
+    'dtype': [numpy.float16, numpy.float32, numpy.float64],
+}))
+class TestScaleGradient:
+
+    def test_check_backward(self):
+        x = numpy.random.uniform(-1, 1, (3, 2)).astype(self.dtype)
+        gy = numpy.random.uniform(-1, 1, (3, 2)).astype(self.dtype)
+        options = {'atol': 5e-3, 'rtol': 5e-2} \
+            if self.dtype == numpy.float16 else {}
+        gradient_check.check_backward(
+            lambda x: Scale(1.5).apply((x,)), x, gy, **options)
+
+    def test_check_double_backward(self):
+        x = numpy.random.uniform(-1, 1, (3, 2)).astype(self.dtype)
+        gy = numpy.random.uniform(-1, 1, (3, 2)).astype(self.dtype)
+        ggx = numpy.random.uniform(-1, 1, (3, 2)).astype(self.dtype)
+        gradient_check.check_double_backward(
+            lambda x: Scale(1.5).apply((x,))[0] ** 2, x, gy, ggx,
+            dtype=numpy.float64, atol=1e-3, rtol=1e-3)
+
+
+testing.run_module(__name__, __file__)

@@ -1,0 +1,670 @@
+import copy
+import gc
+import operator
+import pickle
+import weakref
+
+import numpy
+import pytest
+
+import chainer
+from chainer import functions as F
+from chainer import testing
+
+
+class Square(chainer.FunctionNode):
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        return x * x,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        return 2 * x * gy,
+
+
+def _var(values, dtype=numpy.float32, **kwargs):
+    return chainer.Variable(numpy.asarray(values, dtype=dtype), **kwargs)
+
+
+class TestConstruction:
+
+    def test_array_and_data_alias(self):
+        data = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+        x = chainer.Variable(data)
+        assert x.array is data
+        assert x.data is data
+        assert x.shape == (2, 3)
+        assert x.ndim == 2
+        assert x.size == 6
+        assert x.dtype == numpy.float32
+        assert len(x) == 2
+        assert x.xp is numpy
+        assert x.requires_grad
+        assert x.grad is None and x.grad_var is None
+        assert x.creator is None and x.creator_node is None
+        assert x.rank == 0
+
+    def test_none_data(self):
+        x = chainer.Variable()
+        assert x.array is None
+        assert repr(x) == 'variable(None)'
+
+    @pytest.mark.parametrize('bad', [1, 1.5, [1, 2], numpy.float32(2)])
+    def test_rejects_non_arrays(self, bad):
+        with pytest.raises(TypeError):
+            chainer.Variable(bad)
+
+    def test_volatile_is_refused(self):
+        with pytest.raises(ValueError, match='volatile'):
+            chainer.Variable(None, volatile=True)
+
+    def test_unknown_kwarg(self):
+        with pytest.raises(TypeError, match="'foo'"):
+            chainer.Variable(None, foo=1)
+
+    def test_grad_kwarg(self):
+        g = numpy.ones(3, numpy.float32)
+        x = _var([1, 2, 3], grad=g)
+        numpy.testing.assert_array_equal(x.grad, g)
+
+    def test_len_of_scalar(self):
+        with pytest.raises(TypeError):
+            len(_var(1))
+
+    def test_item(self):
+        assert _var(2.5).item() == 2.5
+
+
+class TestRepr:
+
+    def test_repr_and_str(self):
+        x = _var([0, 1, 2])
+        assert repr(x) == 'variable([0., 1., 2.])'
+        assert str(x) == 'variable([0. 1. 2.])'
+
+    def test_named_multiline(self):
+        x = chainer.Variable(
+            numpy.arange(6, dtype=numpy.float64).reshape(2, 3), name='w')
+        assert repr(x) == ('variable w([[0., 1., 2.],\n'
+                           '            [3., 4., 5.]])')
+        assert str(x) == ('variable w([[0. 1. 2.]\n'
+                          '            [3. 4. 5.]])')
+
+    def test_label(self):
+        assert _var(numpy.zeros((2, 3)), numpy.float64).label == \
+            '(2, 3), float64'
+        assert _var([0, 0, 0]).label == '(3), float32'
+        assert _var(2).label == 'float32'
+
+    def test_summary_and_debug_print(self):
+        x = _var([0, 1, 2], name='x')
+        assert x.summary() == '<variable x>'
+        text = x.debug_print()
+        assert '- shape: (3,)' in text
+        assert '- dtype: float32' in text
+        assert 'mean=1.00000000, std=0.81649661' in text
+        assert '- grad: None' in text
+
+
+class TestComparisonsAreRefused:
+
+    @pytest.mark.parametrize('op', [
+        operator.eq, operator.ne, operator.lt, operator.le, operator.gt,
+        operator.ge])
+    def test_comparison(self, op):
+        with pytest.raises(TypeError, match='do not support'):
+            op(_var([1, 2]), 1)
+
+    def test_reflected_comparison_with_array(self):
+        with pytest.raises(TypeError, match='do not support > operator'):
+            numpy.ones(2, numpy.float32) < _var([1, 2])
+
+    def test_bool_and_hash(self):
+        x = _var([1, 2])
+        with pytest.raises(TypeError):
+            bool(x)
+        with pytest.raises(TypeError):
+            hash(x)
+
+
+class TestGradAttribute:
+
+    def test_set_and_clear(self):
+        x = _var([1, 2])
+        x.grad = numpy.ones(2, numpy.float32)
+        numpy.testing.assert_array_equal(x.grad, [1, 1])
+        assert isinstance(x.grad_var, chainer.Variable)
+        x.cleargrad()
+        assert x.grad is None
+
+    def test_wrong_dtype(self):
+        x = _var([1, 2])
+        with pytest.raises(TypeError, match='Dtype of data and grad'):
+            x.grad = numpy.ones(2, numpy.float64)
+
+    def test_wrong_shape(self):
+        x = _var([1, 2])
+        with pytest.raises(ValueError, match='Shape of data and grad'):
+            x.grad = numpy.ones(3, numpy.float32)
+
+    def test_wrong_type(self):
+        x = _var([1, 2])
+        with pytest.raises(TypeError, match='Type of grad is invalid'):
+            x.grad = [1, 2]
+
+    def test_zerograd(self):
+        x = _var([1, 2])
+        with pytest.warns(DeprecationWarning):
+            x.zerograd()
+        numpy.testing.assert_array_equal(x.grad, [0, 0])
+        x.grad[:] = 3
+        with pytest.warns(DeprecationWarning):
+            x.zerograd()
+        numpy.testing.assert_array_equal(x.grad, [0, 0])
+
+    def test_addgrad(self):
+        x = _var([1, 2])
+        y = _var([3, 4])
+        y.grad = numpy.array([1, 2], numpy.float32)
+        x.addgrad(y)
+        numpy.testing.assert_array_equal(x.grad, [1, 2])
+        assert x.grad is not y.grad
+        x.addgrad(y)
+        numpy.testing.assert_array_equal(x.grad, [2, 4])
+
+    def test_copydata(self):
+        x = _var([1, 2])
+        data = x.array
+        x.copydata(_var([5, 6]))
+        assert x.array is data
+        numpy.testing.assert_array_equal(x.array, [5, 6])
+
+
+class TestBackward:
+
+    def test_square(self):
+        x = _var([1, 2, 3])
+        y, = Square().apply((x,))
+        y.grad = numpy.ones(3, numpy.float32)
+        y.backward()
+        numpy.testing.assert_allclose(x.grad, [2, 4, 6])
+
+    def test_scalar_output_needs_no_grad(self):
+        x = _var([1, 2, 3])
+        loss = F.sum(x * x)
+        loss.backward()
+        numpy.testing.assert_allclose(x.grad, [2, 4, 6])
+        # The default initial gradient is not stored on the output.
+        assert loss.grad is None
+
+    def test_non_scalar_output_without_grad(self):
+        x = _var([1, 2, 3])
+        y = x * 2
+        with pytest.raises(ValueError, match='set its grad'):
+            y.backward()
+
+    def test_one_element_non_scalar_warns(self):
+        x = _var([[2]])
+        y = x * 3
+        with pytest.warns(DeprecationWarning, match='one element'):
+            y.backward()
+        numpy.testing.assert_allclose(x.grad, [[3]])
+
+    def test_leaf_grads_accumulate_across_calls(self):
+        x = _var([1, 2])
+        F.sum(x * 3).backward()
+        F.sum(x * 3).backward()
+        numpy.testing.assert_allclose(x.grad, [6, 6])
+
+    def test_data_dependent_graph(self):
+        # The graph follows Python control flow on the values.
+        def f(x):
+            h = x
+            for _ in range(int(x.array.sum())):
+                if h.array.sum() > 10:
+                    h = h * 0.5
+                else:
+                    h = h * h
+            return F.sum(h)
+
+        x = _var([1.5, 1.5])
+        f(x).backward()
+        # 3 steps: square (sum 4.5), square (sum ~10.1 -> > 10), halve.
+        h0 = numpy.array([1.5, 1.5])
+        expected = 0.5 * 4 * h0 ** 3
+        numpy.testing.assert_allclose(x.grad, expected, rtol=1e-6)
+
+    def test_diamond_accumulates(self):
+        x = _var([1, 2])
+        a = x * 2
+        b = x * 3
+        c = a * b
+        F.sum(c).backward()
+        # c = 6 x^2, dc/dx = 12 x.
+        numpy.testing.assert_allclose(x.grad, [12, 24])
+
+    def test_same_variable_twice_in_one_node(self):
+        x = _var([1, 2, 3])
+        F.sum(x * x).backward()
+        numpy.testing.assert_allclose(x.grad, [2, 4, 6])
+
+    def test_retain_grad(self):
+        x = _var([1, 2])
+        h = x * 3
+        y = F.sum(h * h)
+        y.backward(retain_grad=True)
+        numpy.testing.assert_allclose(h.grad, 2 * h.array)
+        numpy.testing.assert_allclose(x.grad, 18 * x.array)
+
+    def test_intermediate_grads_freed_by_default(self):
+        x = _var([1, 2])
+        h = x * 3
+        F.sum(h * h).backward()
+        assert h.grad is None
+        assert x.grad is not None
+
+    def test_requires_grad_false_gets_no_grad(self):
+        x = _var([1, 2])
+        c = _var([3, 4], requires_grad=False)
+        F.sum(x * c).backward()
+        assert c.grad is None
+        numpy.testing.assert_allclose(x.grad, [3, 4])
+
+    def test_constant_inputs_build_no_graph(self):
+        c = _var([3, 4], requires_grad=False)
+        y = c * 2
+        assert y.creator_node is None
+        assert not y.requires_grad
+
+    def test_rank(self):
+        x = _var([1])
+        y = x * 2
+        z = y * x
+        assert (x.rank, y.rank, z.rank) == (0, 1, 2)
+        assert z.creator_node.rank == 1
+
+    def test_heap_order_runs_each_node_once_after_consumers(self):
+        calls = []
+
+        class Recorder(chainer.FunctionNode):
+
+            def __init__(self, name):
+                self.name = name
+
+            def forward(self, inputs):
+                return inputs[0] * 1,
+
+            def backward(self, indexes, grad_outputs):
+                calls.append(self.name)
+                return grad_outputs[0],
+
+        x = _var([1.0])
+        a, = Recorder('a').apply((x,))
+        b, = Recorder('b').apply((a,))
+        c, = Recorder('c').apply((a,))
+        d, = Recorder('d').apply((b,))
+        loss = F.sum(d + c)
+        loss.backward()
+        assert sorted(calls) == ['a', 'b', 'c', 'd']
+        assert calls.index('a') == 3
+        assert calls.index('d') < calls.index('b')
+        numpy.testing.assert_allclose(x.grad, [2.0])
+
+    def test_loss_scale(self):
+        x = _var([1, 2])
+        F.sum(x * 3).backward(loss_scale=8)
+        numpy.testing.assert_allclose(x.grad, [24, 24])
+        assert x._loss_scale == 8
+
+    @pytest.mark.parametrize('dtype', [
+        numpy.float16, numpy.float32, numpy.float64])
+    def test_cube_twice_differentiated(self, dtype):
+        x = _var([1, 2, 3], dtype)
+        y = x ** 3
+        y.grad = numpy.ones(3, dtype)
+        y.backward(enable_double_backprop=True)
+        gx = x.grad_var
+        numpy.testing.assert_allclose(gx.array, 3 * x.array ** 2)
+        x.cleargrad()
+        gx.grad = numpy.ones(3, dtype)
+        gx.backward()
+        numpy.testing.assert_allclose(x.grad, 6 * x.array)
+
+    def test_third_order(self):
+        x = _var([0.5, 1.5], numpy.float64)
+        y = x ** 4
+        g1, = chainer.grad([y], [x], enable_double_backprop=True)
+        g2, = chainer.grad([g1], [x], enable_double_backprop=True)
+        g3, = chainer.grad([g2], [x])
+        numpy.testing.assert_allclose(g3.array, 24 * x.array)
+
+    def test_backward_without_double_backprop_builds_no_graph(self):
+        x = _var([1, 2])
+        F.sum(x ** 3).backward()
+        assert x.grad_var.creator_node is None
+
+    def test_unchain_backward(self):
+        x = _var([1, 2])
+        h = x * 2
+        y = h * 3
+        y.unchain_backward()
+        assert y.creator_node is None
+        assert h.creator_node is None
+
+    def test_unchain(self):
+        x = _var([1, 2])
+        h = x * 2
+        y = F.sum(h * 3)
+        h.unchain()
+        y.backward()
+        assert x.grad is None
+
+
+class TestMemory:
+
+    def test_dropped_variable_frees_array(self):
+        x = _var(numpy.ones(4))
+        h = x * 2
+        data_ref = weakref.ref(h.array) if hasattr(
+            h.array, '__weakref__') else None
+        y = h + 1
+        node = h.node
+        del h
+        gc.collect()
+        assert node.get_variable_or_none() is None
+        # The node of an unretained intermediate does not keep its array.
+        assert node.data is None
+        if data_ref is not None:
+            assert data_ref() is None
+        F.sum(y).backward()
+        numpy.testing.assert_allclose(x.grad, [2, 2, 2, 2])
+
+    def test_retained_input_survives_variable(self):
+        x = _var([1, 2, 3])
+        h = x * 1
+        y, = Square().apply((h,))
+        del h
+        gc.collect()
+        F.sum(y).backward()
+        numpy.testing.assert_allclose(x.grad, [2, 4, 6])
+
+
+class TestNoBackpropMode:
+
+    def test_no_graph(self):
+        x = _var([1, 2])
+        with chainer.no_backprop_mode():
+            y = x * 2
+        assert y.creator_node is None
+        assert chainer.config.enable_backprop
+
+    def test_force_backprop_mode_inside(self):
+        x = _var([1, 2])
+        with chainer.no_backprop_mode():
+            with chainer.force_backprop_mode():
+                y = x * 2
+        assert y.creator_node is not None
+
+    def test_decorator(self):
+        @chainer.no_backprop_mode()
+        def f(x):
+            return x * 2
+
+        assert f(_var([1])).creator_node is None
+
+
+class TestGrad:
+
+    def test_leaves_grad_alone(self):
+        x = _var([1, 2, 3])
+        y = F.sum(x * x)
+        gx, = chainer.grad([y], [x])
+        numpy.testing.assert_allclose(gx.array, [2, 4, 6])
+        assert x.grad is None
+
+    def test_set_grad(self):
+        x = _var([1, 2, 3])
+        gx, = chainer.grad([F.sum(x * x)], [x], set_grad=True)
+        assert x.grad_var is gx
+
+    def test_intermediate_input(self):
+        x = _var([1, 2])
+        h = x * x
+        z = F.sum(h * 3)
+        gh, gx = chainer.grad([z], [h, x])
+        numpy.testing.assert_allclose(gh.array, [3, 3])
+        numpy.testing.assert_allclose(gx.array, [6, 12])
+
+    def test_grad_inputs_are_added(self):
+        x = _var([1, 2])
+        z = F.sum(x * x * 3)
+        gx, = chainer.grad(
+            [z], [x], grad_inputs=[numpy.ones(2, numpy.float32)])
+        numpy.testing.assert_allclose(gx.array, [7, 13])
+
+    def test_unreachable_input(self):
+        x = _var([1, 2])
+        w = _var([1, 2])
+        assert chainer.grad([F.sum(x * 2)], [w]) == [None]
+
+    def test_grad_outputs(self):
+        x = _var([1, 2])
+        y = x * x
+        gx, = chainer.grad(
+            [y], [x], grad_outputs=[numpy.array([1, 10], numpy.float32)])
+        numpy.testing.assert_allclose(gx.array, [2, 40])
+
+    def test_loss_scale(self):
+        x = _var([1, 2])
+        gx, = chainer.grad([F.sum(x * x)], [x], loss_scale=2.0)
+        numpy.testing.assert_allclose(gx.array, [4, 8])
+
+    def test_double_backprop(self):
+        x = _var([1, 2])
+        gx, = chainer.grad([F.sum(x ** 3)], [x], enable_double_backprop=True)
+        assert gx.creator_node is not None
+        ggx, = chainer.grad([F.sum(gx)], [x])
+        numpy.testing.assert_allclose(ggx.array, [6, 12])
+
+    def test_type_errors(self):
+        x = _var([1, 2])
+        y = x * 2
+        with pytest.raises(TypeError, match='outputs must be a tuple'):
+            chainer.grad(y, [x])
+        with pytest.raises(TypeError, match='inputs must be a tuple'):
+            chainer.grad([y], x)
+        with pytest.raises(ValueError, match='same length'):
+            chainer.grad([y], [x], grad_outputs=[None, None])
+
+    def test_retain_grad(self):
+        x = _var([1, 2])
+        h = x * 3
+        z = F.sum(h * h)
+        chainer.grad([z], [x], retain_grad=True)
+        numpy.testing.assert_allclose(h.grad, 2 * h.array)
+
+
+class TestModuleBackward:
+
+    def test_several_outputs(self):
+        x = _var([1, 2])
+        y = x * x
+        z = x * 3
+        chainer.backward(
+            [y, z], [numpy.ones(2, numpy.float32),
+                     numpy.ones(2, numpy.float32)])
+        numpy.testing.assert_allclose(x.grad, [5, 7])
+
+    def test_no_default_grad(self):
+        x = _var([1, 2])
+        with pytest.warns(RuntimeWarning, match='without grad'):
+            chainer.backward([F.sum(x * x)])
+        assert x.grad is None
+
+    def test_loss_scale_is_refused(self):
+        x = _var([1, 2])
+        with pytest.raises(ValueError, match='loss_scale'):
+            chainer.backward([x * 2], loss_scale=2)
+
+    def test_outputs_must_be_list(self):
+        x = _var([1, 2])
+        with pytest.raises(TypeError, match='tuple or a list'):
+            chainer.backward(x * 2)
+
+
+class TestShapeMethods:
+
+    def test_reshape_forms(self):
+        x = _var(numpy.arange(6))
+        assert x.reshape(2, 3).shape == (2, 3)
+        assert x.reshape((3, 2)).shape == (3, 2)
+        assert x.reshape([6]).shape == (6,)
+
+    def test_transpose_forms(self):
+        x = _var(numpy.zeros((2, 3, 4)))
+        assert x.transpose().shape == (4, 3, 2)
+        assert x.T.shape == (4, 3, 2)
+        assert x.transpose(1, 0, 2).shape == (3, 2, 4)
+        assert x.transpose((2, 0, 1)).shape == (4, 2, 3)
+        assert x.transpose(None).shape == (4, 3, 2)
+
+    def test_getitem_backward(self):
+        x = _var(numpy.arange(6).reshape(2, 3))
+        F.sum(x[1, [0, 0, 2]]).backward()
+        numpy.testing.assert_allclose(x.grad, [[0, 0, 0], [2, 0, 1]])
+
+
+class TestDevices:
+
+    def test_to_cpu_keeps_numpy(self):
+        x = _var([1, 2])
+        x.grad = numpy.ones(2, numpy.float32)
+        x.to_cpu()
+        assert isinstance(x.array, numpy.ndarray)
+        assert isinstance(x.grad, numpy.ndarray)
+
+    def test_to_device_numpy(self):
+        x = _var([1, 2])
+        x.to_device('@numpy')
+        assert x.device.xp is numpy
+
+    def test_to_gpu_without_cupy(self):
+        if chainer.backends.cuda.available:
+            pytest.skip('CuPy is available')
+        with pytest.raises(RuntimeError):
+            _var([1, 2]).to_gpu()
+
+    @pytest.mark.gpu
+    def test_to_gpu_and_back(self):
+        import cupy
+        x = _var([1, 2])
+        x.grad = numpy.ones(2, numpy.float32)
+        x.to_gpu()
+        assert isinstance(x.array, cupy.ndarray)
+        assert isinstance(x.grad, cupy.ndarray)
+        y = F.sum(x * x)
+        y.backward()
+        x.to_cpu()
+        numpy.testing.assert_allclose(x.grad, [3, 5])
+
+
+class TestPickleAndCopy:
+
+    def test_pickle(self):
+        x = _var([1, 2], name='x')
+        x.grad = numpy.ones(2, numpy.float32)
+        y = pickle.loads(pickle.dumps(x))
+        numpy.testing.assert_array_equal(y.array, x.array)
+        numpy.testing.assert_array_equal(y.grad, x.grad)
+        assert y.name == 'x'
+
+    def test_deepcopy_drops_graph(self):
+        x = _var([1, 2])
+        y = x * 2
+        z = copy.deepcopy(y)
+        assert z.creator_node is None
+        numpy.testing.assert_array_equal(z.array, y.array)
+
+
+class TestParameter:
+
+    def test_from_array(self):
+        data = numpy.zeros(3, numpy.float32)
+        p = chainer.Parameter(data)
+        assert p.array is data
+        assert p.grad is None
+        assert p.is_initialized
+
+    def test_with_shape(self):
+        p = chainer.Parameter(3.0, (2,))
+        numpy.testing.assert_array_equal(p.array, [3, 3])
+        assert p.array.dtype == numpy.float32
+        assert numpy.isnan(p.grad).all()
+
+    def test_lazy_initialize(self):
+        p = chainer.Parameter()
+        assert not p.is_initialized
+        assert p.array is None
+        p.initialize((3,))
+        assert p.shape == (3,)
+        assert numpy.isnan(p.array).all()
+        assert numpy.isnan(p.grad).all()
+
+    def test_cleargrad_before_initialize(self):
+        p = chainer.Parameter(chainer.initializers.One())
+        p.cleargrad()
+        p.initialize((2,))
+        assert p.grad is None
+        numpy.testing.assert_array_equal(p.array, [1, 1])
+
+    def test_zerograd_before_initialize(self):
+        p = chainer.Parameter()
+        with pytest.warns(DeprecationWarning):
+            p.zerograd()
+        p.initialize((2,))
+        numpy.testing.assert_array_equal(p.grad, [0, 0])
+
+    def test_dtype_config(self):
+        with chainer.using_config('dtype', numpy.float64):
+            p = chainer.Parameter(1.0, (2,))
+        assert p.dtype == numpy.float64
+
+    def test_update_calls_rule(self):
+        calls = []
+
+        class Rule:
+            def update(self, param):
+                calls.append(param)
+
+        p = chainer.Parameter(numpy.zeros(2, numpy.float32))
+        p.update()
+        p.update_rule = Rule()
+        p.update()
+        assert calls == [p]
+
+    def test_pickle(self):
+        p = chainer.Parameter(numpy.arange(3, dtype=numpy.float32), name='w')
+        q = pickle.loads(pickle.dumps(p))
+        assert isinstance(q, chainer.Parameter)
+        numpy.testing.assert_array_equal(q.array, p.array)
+        assert q.name == 'w'
+
+    def test_gradient_flows(self):
+        p = chainer.Parameter(numpy.array([1, 2], numpy.float32))
+        F.sum(p * p).backward()
+        numpy.testing.assert_allclose(p.grad, [2, 4])
+
+
+def test_as_variable_and_as_array():
+    data = numpy.ones(2, numpy.float32)
+    v = chainer.as_variable(data)
+    assert not v.requires_grad
+    assert chainer.as_variable(v) is v
+    assert chainer.as_array(v) is data
+    assert chainer.as_array(data) is data
+
+
+testing.run_module(__name__, __file__)
