@@ -19,6 +19,7 @@ from chainer import _backprop
 from chainer import functions  # NOQA
 from chainer import computational_graph  # NOQA
 from chainer import function_hooks  # NOQA
+from chainer import gradient_check  # NOQA
 
 from chainer import backend  # NOQA
 from chainer.backend import get_device  # NOQA

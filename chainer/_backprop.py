@@ -185,7 +185,7 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
 
 
 def _run_backward(func, target_input_indexes, grad_outputs, grads,
-                  is_debug):
+                  is_debug, hooks):
     """Runs backward of one node with its hooks; returns the input grads.
     """
     inputs = func.inputs
@@ -195,7 +195,6 @@ def _run_backward(func, target_input_indexes, grad_outputs, grads,
         if node not in in_grads:
             in_grads[node] = grads.get_as_list(node)
 
-    hooks = function_hook.get_function_hooks()
     if func._n_local_function_hooks:
         hooks = dict(hooks)
         hooks.update(func._local_function_hooks)
@@ -208,8 +207,9 @@ def _run_backward(func, target_input_indexes, grad_outputs, grads,
 
     device = None
     for g in grad_outputs:
-        if g is not None and not isinstance(g._data, numpy.ndarray):
-            device = chainer.backend.get_device_from_array(g._data)
+        if g is not None:
+            if not isinstance(g._data, numpy.ndarray):
+                device = chainer.backend.get_device_from_array(g._data)
             break
     try:
         if device is None:
@@ -254,6 +254,7 @@ def backprop_to_all(outputs, retain_grad, loss_scale):
             funcs.push(creator)
 
     is_debug = _config.debug
+    hooks = function_hook.get_function_hooks()
     while funcs:
         func = funcs.pop()
         output_nodes = [ref() for ref in func.outputs]
@@ -270,7 +271,8 @@ def backprop_to_all(outputs, retain_grad, loss_scale):
                 [gy is None for gy in grad_outputs]):
             continue
         in_grads = _run_backward(
-            func, target_input_indexes, grad_outputs, grads, is_debug)
+            func, target_input_indexes, grad_outputs, grads, is_debug,
+            hooks)
         del grad_outputs
         for node, node_grads in in_grads.items():
             if not node_grads:
@@ -343,6 +345,7 @@ def backprop_to_inputs(output_grads, input_nodes, input_grads, retain_grad):
 
     results = {}
     is_debug = _config.debug
+    hooks = function_hook.get_function_hooks()
     while funcs:
         func = funcs.pop()
         output_nodes = [ref() for ref in func.outputs]
@@ -361,7 +364,8 @@ def backprop_to_inputs(output_grads, input_nodes, input_grads, retain_grad):
                 [gy is None for gy in grad_outputs]):
             continue
         in_grads = _run_backward(
-            func, target_input_indexes, grad_outputs, grads, is_debug)
+            func, target_input_indexes, grad_outputs, grads, is_debug,
+            hooks)
         for node, node_grads in in_grads.items():
             creator = node._creator_node
             if node_grads and creator is not None:

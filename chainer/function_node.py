@@ -16,7 +16,35 @@ from chainer import variable
 
 
 _Variable = variable.Variable
+_VariableNode = variable.VariableNode
+_ARRAY_TYPES = variable._ARRAY_TYPES
 _config = configuration.config
+_config_local = configuration.config._local
+_global_settings = configuration.global_config.__dict__
+
+
+def _make_output(func, data, requires_grad):
+    if not isinstance(data, _ARRAY_TYPES):
+        raise TypeError(
+            'forward of {} must return a tuple of arrays, not {}'.format(
+                func.label, type(data)))
+    var = _Variable.__new__(_Variable)
+    var._data = data
+    var._requires_grad = requires_grad
+    var._loss_scale = None
+    var._grad_var = None
+    node = _VariableNode.__new__(_VariableNode)
+    node._variable = weakref.ref(var)
+    node._creator_node = None
+    node.data = None
+    node._rank = 0
+    node.name = None
+    node._requires_grad = requires_grad
+    node._old_style_grad_generator = None
+    node.dtype = data.dtype
+    node.shape = data.shape
+    var._node = node
+    return var
 
 
 def _contains_nan(array):
@@ -115,19 +143,25 @@ class FunctionNode:
             x if isinstance(x, _Variable) else variable.as_variable(x)
             for x in inputs]
         in_data = tuple([x._data for x in input_vars])
-        requires_grad = any([x._requires_grad for x in input_vars])
-        config = _config
+        requires_grad = False
+        for x in input_vars:
+            if x._requires_grad:
+                requires_grad = True
+                break
+        local = _config_local.__dict__
+        settings = _global_settings
 
-        if config.type_check:
+        if local.get('type_check', settings['type_check']):
             self._check_data_type_forward(in_data)
 
         hooks = function_hook.get_function_hooks()
         if self._n_local_function_hooks:
             hooks = collections.OrderedDict(hooks)
             hooks.update(self._local_function_hooks)
-        hooks = hooks.values()
-        for hook in hooks:
-            hook.forward_preprocess(self, in_data)
+        if hooks:
+            hooks = hooks.values()
+            for hook in hooks:
+                hook.forward_preprocess(self, in_data)
 
         self._input_indexes_to_retain = None
         self._output_indexes_to_retain = None
@@ -138,30 +172,27 @@ class FunctionNode:
                 outputs = self.forward(in_data)
         else:
             outputs = self.forward(in_data)
-        if not isinstance(outputs, tuple):
+        if type(outputs) is not tuple:
             raise TypeError(
                 'forward output must be a tuple ({})\nActual: {}'.format(
                     self.label, type(outputs)))
-        for y in outputs:
-            if not isinstance(y, variable._ARRAY_TYPES):
-                raise TypeError(
-                    'forward of {} must return a tuple of arrays, not '
-                    '{}'.format(self.label, type(y)))
 
-        for hook in hooks:
-            hook.forward_postprocess(self, in_data)
+        if hooks:
+            for hook in hooks:
+                hook.forward_postprocess(self, in_data)
 
-        if config.debug:
+        if local.get('debug', settings['debug']):
             if any([_contains_nan(y) for y in outputs]):
                 raise RuntimeError(
                     'NaN is detected on forward computation of {}'.format(
                         self.label))
             self.stack = traceback.extract_stack()
 
-        init = _Variable._init_unchecked
-        ret = tuple([init(y, requires_grad=requires_grad) for y in outputs])
+        make_output = _make_output
+        ret = tuple([make_output(self, y, requires_grad) for y in outputs])
 
-        if requires_grad and config.enable_backprop:
+        if requires_grad and local.get(
+                'enable_backprop', settings['enable_backprop']):
             self._link(input_vars, ret, outputs)
         return ret
 
@@ -190,15 +221,23 @@ class FunctionNode:
                 output_vars[index]._node.data = outputs[index]
                 data.append(outputs[index])
             self._retained_output_data = tuple(data)
-        self.lazy_grad_sum = _config.lazy_grad_sum
+        local = _config_local.__dict__
+        if local:
+            self.lazy_grad_sum = local.get(
+                'lazy_grad_sum', _global_settings['lazy_grad_sum'])
+        elif _global_settings['lazy_grad_sum']:
+            self.lazy_grad_sum = True
 
     def _check_data_type_forward(self, in_data):
+        thread_state = type_check._thread_local
+        thread_state.light_depth += 1
         try:
-            with type_check.light_mode:
-                self.check_type_forward(type_check.get_light_types(in_data))
+            self.check_type_forward(type_check.LightTypeInfoTuple(in_data))
             return
         except type_check.InvalidType:
             pass
+        finally:
+            thread_state.light_depth -= 1
         in_type = type_check.get_types(in_data, 'in_types', False)
         with type_check.get_function_check_context(self):
             self.check_type_forward(in_type)

@@ -9,6 +9,9 @@ import numpy
 from chainer.utils import argument  # NOQA
 
 
+_SCALAR_TYPES = (numpy.generic, int, float, complex)
+
+
 def force_array(x, dtype=None):
     """Makes sure that ``x`` is an array, not a NumPy scalar.
 
@@ -22,7 +25,7 @@ def force_array(x, dtype=None):
     Returns:
         An array (``numpy.ndarray`` for NumPy scalars and Python numbers).
     """
-    if numpy.isscalar(x):
+    if isinstance(x, _SCALAR_TYPES):
         if dtype is None:
             return numpy.array(x)
         return numpy.array(x, dtype)
@@ -42,7 +45,7 @@ def force_type(dtype, value):
         ``value`` as a scalar of ``dtype``, or ``value`` itself when it is
         an array of that dtype.
     """
-    if numpy.isscalar(value):
+    if isinstance(value, _SCALAR_TYPES):
         return dtype.type(value)
     if value.dtype != dtype:
         return value.astype(dtype, copy=False)

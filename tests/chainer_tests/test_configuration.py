@@ -1,0 +1,136 @@
+import io
+import os
+import subprocess
+import sys
+import threading
+
+import numpy
+import pytest
+
+import chainer
+from chainer import configuration
+
+
+def test_defaults_match_the_original():
+    conf = chainer.global_config
+    assert conf.train is True
+    assert conf.enable_backprop is True
+    assert conf.type_check is True
+    assert conf.debug is False
+    assert conf.dtype == numpy.float32
+    assert conf.use_cudnn == 'auto'
+    assert conf.use_ideep == 'never'
+    assert conf.cudnn_deterministic is False
+    assert conf.keep_graph_on_report is False
+    assert conf.lazy_grad_sum is False
+    assert conf.autotune is False
+    assert conf.in_recomputing is False
+    assert conf.use_chainerx_cpp == 'auto'
+
+
+def test_local_overrides_global():
+    assert chainer.config.train
+    with chainer.using_config('train', False):
+        assert not chainer.config.train
+        assert chainer.global_config.train
+        with chainer.using_config('train', True):
+            assert chainer.config.train
+        assert not chainer.config.train
+    assert chainer.config.train
+
+
+def test_using_config_restores_on_error():
+    with pytest.raises(ValueError):
+        with chainer.using_config('debug', True):
+            raise ValueError()
+    assert not chainer.config.debug
+
+
+def test_new_key():
+    with chainer.using_config('my_key', 3):
+        assert chainer.config.my_key == 3
+    with pytest.raises(AttributeError):
+        chainer.config.my_key
+
+
+def test_thread_local():
+    seen = []
+
+    def worker():
+        seen.append(chainer.config.train)
+
+    with chainer.using_config('train', False):
+        thread = threading.Thread(target=worker)
+        thread.start()
+        thread.join()
+    assert seen == [True]
+
+
+def test_show():
+    out = io.StringIO()
+    with chainer.using_config('train', False):
+        chainer.config.show(out)
+    lines = out.getvalue().splitlines()
+    train = [line for line in lines if line.startswith('train ')]
+    assert train[0].split() == ['train', 'False']
+    keys = [line.split()[0] for line in lines]
+    assert keys == sorted(keys)
+
+
+def test_get_dtype():
+    assert chainer.get_dtype() == numpy.float32
+    assert chainer.get_dtype(numpy.float64) == numpy.float64
+    assert chainer.get_dtype(chainer.mixed16) == numpy.float16
+    assert chainer.get_dtype(chainer.mixed16, numpy.float32) == \
+        numpy.float32
+    assert repr(chainer.mixed16) == "dtype('mixed16')"
+
+
+def _run_with_env(code, **env):
+    full_env = dict(os.environ)
+    full_env.update(env)
+    return subprocess.run(
+        [sys.executable, '-c', code], env=full_env, capture_output=True,
+        text=True)
+
+
+def test_environment_variables():
+    result = _run_with_env(
+        'import chainer; c = chainer.config; '
+        'print(c.debug, c.type_check, c.dtype, c.use_chainerx_cpp)',
+        CHAINER_DEBUG='1', CHAINER_TYPE_CHECK='0', CHAINER_DTYPE='float16',
+        CHAINER_USE_CHAINERX_CPP='never')
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ['True', 'False', 'float16', 'never']
+
+
+def test_mixed16_environment_variable():
+    result = _run_with_env(
+        'import chainer; print(chainer.config.dtype)',
+        CHAINER_DTYPE='mixed16')
+    assert result.stdout.strip() == 'mixed16'
+
+
+def test_bad_dtype_environment_variable():
+    result = _run_with_env('import chainer', CHAINER_DTYPE='int8')
+    assert result.returncode != 0
+    assert 'incorrect dtype name in CHAINER_DTYPE' in result.stderr
+
+
+def test_debug_mode_type():
+    with pytest.raises(TypeError):
+        configuration.DebugMode(1)
+
+
+def test_print_runtime_info():
+    out = io.StringIO()
+    chainer.print_runtime_info(out)
+    text = out.getvalue()
+    assert 'Chainer: {}'.format(chainer.__version__) in text
+    assert 'NumPy: {}'.format(numpy.__version__) in text
+    assert chainer.__version__.startswith('7.')
+
+
+def test_chainerx_stub():
+    import chainerx
+    assert chainerx.is_available() is False
