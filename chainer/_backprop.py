@@ -381,7 +381,9 @@ def backward(outputs, grad_outputs=None, **kwargs):
     """Runs backprop from several outputs at once.
 
     Unlike :meth:`Variable.backward`, no default gradient is set: each
-    output uses the given gradient or its own ``grad_var``.
+    output uses the given gradient or, when ``grad_outputs`` is omitted,
+    its own ``grad_var``. An output given twice gets the sum of its
+    gradients.
 
     Args:
         outputs (tuple or list of Variable): The outputs.
@@ -390,7 +392,7 @@ def backward(outputs, grad_outputs=None, **kwargs):
         enable_double_backprop (bool): If ``True``, the gradients are
             differentiable again.
     """
-    enable_double_backprop = argument.parse_kwargs(
+    enable_double_backprop, = argument.parse_kwargs(
         kwargs, ('enable_double_backprop', False),
         retain_grad='semantics for retain_grad=True is under discussion',
         loss_scale='chainer.backward does not support loss_scale option')
@@ -402,7 +404,7 @@ def backward(outputs, grad_outputs=None, **kwargs):
             raise TypeError(
                 'each output must be a Variable, not {}'.format(type(y)))
     if grad_outputs is None:
-        grad_outputs = [None] * len(outputs)
+        grad_outputs = [y._grad_var for y in outputs]
     elif not isinstance(grad_outputs, (tuple, list)):
         raise TypeError(
             'grad_outputs must be a tuple or a list or None, not {}.'
@@ -415,20 +417,20 @@ def backward(outputs, grad_outputs=None, **kwargs):
 
     pairs = []
     seen = set()
-    missing = False
+    ambiguous = False
     for y, gy in zip(outputs, grad_outputs):
         node = y._node
         if gy is None:
-            gy = y._grad_var
-        elif not isinstance(gy, chainer.variable.Variable):
-            gy = chainer.variable.Variable(gy, requires_grad=False)
-        if gy is None or node in seen:
-            missing = True
+            ambiguous = True
             continue
+        if not isinstance(gy, chainer.variable.Variable):
+            gy = chainer.variable.Variable(gy, requires_grad=False)
+        if node in seen:
+            ambiguous = True
         seen.add(node)
         node._check_old_style_gradient()
         pairs.append((node, gy))
-    if missing:
+    if ambiguous:
         warnings.warn(
             'outputs contains a Variable without grad, or duplicate '
             'outputs. Note that chainer.backward does not set default '

@@ -20,7 +20,7 @@ class Normal(initializer.Initializer):
 
     def __init__(self, scale=0.05, dtype=None, **kwargs):
         self.scale = scale
-        self.rng = argument.parse_kwargs(kwargs, ('rng', None))
+        self.rng, = argument.parse_kwargs(kwargs, ('rng', None))
         super().__init__(dtype)
 
     def __call__(self, array):
@@ -36,7 +36,7 @@ class _FanScaledNormal(initializer.Initializer):
 
     def __init__(self, scale=1.0, dtype=None, **kwargs):
         self.scale = scale
-        self.rng = argument.parse_kwargs(kwargs, ('rng', None))
+        self.rng, = argument.parse_kwargs(kwargs, ('rng', None))
         super().__init__(dtype)
 
     def _fan_factor(self, fan_in, fan_out):

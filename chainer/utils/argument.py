@@ -28,14 +28,12 @@ def parse_kwargs(kwargs, *name_and_values, **unexpected):
 
     Returns:
         tuple: The value of each option (or its default), in the given
-        order; a single value when one option is asked for.
+        order.
     """
     values = [kwargs.pop(name, default) for name, default in name_and_values]
     if kwargs:
         check_unexpected_kwargs(kwargs, **unexpected)
         _raise_unexpected(kwargs)
-    if len(values) == 1:
-        return values[0]
     return tuple(values)
 
 
