@@ -33,6 +33,8 @@ def _sum_grads(grads):
     if _config.enable_backprop:
         return chainer.functions.add(*grads)
     total = grads[0]._data + grads[1]._data
+    if not isinstance(total, chainer.variable._ARRAY_TYPES):
+        total = numpy.asarray(total)
     for g in grads[2:]:
         total += g._data
     return chainer.variable.Variable(total, requires_grad=False)

@@ -1,0 +1,54 @@
+import numpy
+
+import chainer
+from chainer import function_node
+from chainer.utils import type_check
+
+
+class Cast(function_node.FunctionNode):
+
+    """Casts an array to a given dtype; the gradient is cast back."""
+
+    def __init__(self, typ):
+        self.type = typ
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+
+    def forward(self, inputs):
+        x, = inputs
+        self._in_type = x.dtype.type
+        return x.astype(self.type, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        if numpy.dtype(self._in_type).kind != 'f':
+            return None,
+        return cast(grad_outputs[0], self._in_type),
+
+
+def cast(x, typ):
+    """Casts an input variable to a given dtype.
+
+    Outside of backprop mode, casting to the dtype that ``x`` already has
+    returns ``x`` as a variable without a new node.
+
+    Args:
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable.
+        typ (:class:`str` of dtype or :class:`numpy.dtype`): The dtype to
+            cast to.
+
+    Returns:
+        ~chainer.Variable: A variable holding the cast array.
+
+    .. admonition:: Example
+
+        >>> x = np.arange(0, 3, dtype=np.float64)
+        >>> F.cast(x, np.float32).dtype
+        dtype('float32')
+        >>> F.cast(x, 'float16').dtype
+        dtype('float16')
+
+    """
+    if x.dtype == typ and not chainer.config.enable_backprop:
+        return chainer.as_variable(x)
+    return Cast(typ).apply((x,))[0]

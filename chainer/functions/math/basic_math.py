@@ -1,0 +1,838 @@
+"""Element-wise arithmetic behind the operators of :class:`Variable`.
+
+Each operator of a variable maps to one function node here: ``x + y`` to
+:class:`Add`, ``x + 1`` to :class:`AddConstant`, ``x ** y`` to
+:class:`PowVarVar`, and so on. Operands of different shapes broadcast as in
+NumPy, and the gradient of a broadcast operand is summed back to its shape.
+Constant operands (Python and NumPy scalars, NumPy/CuPy arrays) are cast to
+the dtype of the variable operand.
+"""
+
+import numpy
+
+import chainer
+from chainer import backend
+from chainer.backends import cuda
+from chainer import function_node
+from chainer.functions.math import matmul as matmul_module
+from chainer.functions.math import sum as sum_module
+from chainer import utils
+from chainer.utils import type_check
+from chainer import variable
+
+
+_SCALAR_TYPES = (int, float, numpy.integer, numpy.floating, numpy.bool_)
+_ARRAY_TYPES = (numpy.ndarray, cuda.ndarray)
+
+
+def _value_to_string(value):
+    # How a constant operand appears in a node's label.
+    if numpy.isscalar(value):
+        if value < 0:
+            return '({})'.format(value)
+        return str(value)
+    return 'constant array'
+
+
+def _preprocess_rhs(x, value):
+    # A non-scalar operand: a variable as is, an array cast to x's dtype.
+    if isinstance(value, variable.Variable):
+        return value
+    if isinstance(value, _ARRAY_TYPES):
+        return value.astype(x.dtype, copy=False)
+    raise TypeError(
+        'Value must be a scalar, `numpy.ndarray`, `cupy.ndarray` '
+        'or a `Variable`.\nActual: {}'.format(type(value)))
+
+
+def _sum_to(x, shape):
+    return sum_module.sum_to(x, shape)
+
+
+class Neg(function_node.FunctionNode):
+
+    """Element-wise negation, ``-x``."""
+
+    is_elementwise = True
+
+    @property
+    def label(self):
+        return '__neg__'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+
+    def forward(self, inputs):
+        return utils.force_array(-inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        return -grad_outputs[0],
+
+
+def neg(self):  # -x
+    """Element-wise negation.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    return Neg().apply((self,))[0]
+
+
+class Absolute(function_node.FunctionNode):
+
+    """Element-wise absolute value, ``abs(x)``."""
+
+    is_elementwise = True
+
+    @property
+    def label(self):
+        return '|_|'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return utils.force_array(abs(inputs[0])),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return AbsoluteGrad(x.array).apply(grad_outputs)
+
+
+class AbsoluteGrad(function_node.FunctionNode):
+
+    """Gradient of :class:`Absolute`: ``sign(x) * gy`` for a fixed ``x``."""
+
+    is_elementwise = True
+
+    def __init__(self, x):
+        super().__init__()
+        self.x = x
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('gy',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        xp = backend.get_array_module(self.x)
+        sign = xp.sign(self.x).astype(inputs[0].dtype, copy=False)
+        return utils.force_array(sign * inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        return AbsoluteGrad(self.x).apply(grad_outputs)
+
+
+def absolute(self):
+    """Element-wise absolute value.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    return Absolute().apply((self,))[0]
+
+
+def _check_binary(in_types, float_only):
+    type_check._argname(in_types, ('lhs', 'rhs'))
+    lhs, rhs = in_types
+    if float_only:
+        type_check.expect(lhs.dtype.kind == 'f', lhs.dtype == rhs.dtype)
+    else:
+        type_check.expect(lhs.dtype == rhs.dtype)
+    type_check.expect_broadcast_shapes(lhs.shape, rhs.shape)
+
+
+class Add(function_node.FunctionNode):
+
+    """Element-wise sum of two variables, ``lhs + rhs``."""
+
+    is_elementwise = True
+
+    @property
+    def label(self):
+        return '_ + _'
+
+    def check_type_forward(self, in_types):
+        _check_binary(in_types, False)
+
+    def forward(self, inputs):
+        return utils.force_array(inputs[0] + inputs[1]),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return tuple(_sum_to(gy, self.inputs[i].shape) for i in indexes)
+
+
+class AddConstant(function_node.FunctionNode):
+
+    """Sum of a variable and a constant, ``x + value``."""
+
+    is_elementwise = True
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return '_ + %s' % _value_to_string(self.value)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+
+    def forward(self, inputs):
+        x, = inputs
+        return utils.force_array(x + utils.force_type(x.dtype, self.value)),
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs
+
+
+class MultiAdd(function_node.FunctionNode):
+
+    """Element-wise sum of any number of variables."""
+
+    is_elementwise = True
+
+    def check_type_forward(self, in_types):
+        for i, in_type in enumerate(in_types):
+            type_check._argname((in_type,), ('x{}'.format(i),))
+            type_check.expect(in_types[0].dtype == in_type.dtype)
+
+    def forward(self, inputs):
+        if len(inputs) == 1:
+            return inputs
+        y = inputs[0] + inputs[1]
+        for x in inputs[2:]:
+            if x.shape == y.shape:
+                y += x
+            else:
+                y = y + x
+        return utils.force_array(y),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return tuple(_sum_to(gy, self.inputs[i].shape) for i in indexes)
+
+
+def add(*xs):  # lhs + rhs, or the sum of more variables
+    """Element-wise addition.
+
+    With two arguments, the second may be a scalar or an array constant.
+    With any other number of arguments, all of them are summed.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    if len(xs) == 2:
+        lhs, rhs = xs
+        if isinstance(rhs, _SCALAR_TYPES):
+            return AddConstant(rhs).apply((lhs,))[0]
+        rhs = _preprocess_rhs(lhs, rhs)
+        return Add().apply((lhs, rhs))[0]
+    return MultiAdd().apply(xs)[0]
+
+
+class Sub(function_node.FunctionNode):
+
+    """Element-wise difference of two variables, ``lhs - rhs``."""
+
+    is_elementwise = True
+
+    @property
+    def label(self):
+        return '_ - _'
+
+    def check_type_forward(self, in_types):
+        _check_binary(in_types, False)
+
+    def forward(self, inputs):
+        return utils.force_array(inputs[0] - inputs[1]),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        lhs, rhs = self.inputs
+        return (
+            _sum_to(gy, lhs.shape) if 0 in indexes else None,
+            -_sum_to(gy, rhs.shape) if 1 in indexes else None,
+        )
+
+
+def sub(self, rhs):  # lhs - rhs
+    """Element-wise subtraction.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    if isinstance(rhs, _SCALAR_TYPES):
+        return AddConstant(-rhs).apply((self,))[0]
+    rhs = _preprocess_rhs(self, rhs)
+    return Sub().apply((self, rhs))[0]
+
+
+class SubFromConstant(function_node.FunctionNode):
+
+    """Difference of a constant and a variable, ``value - x``."""
+
+    is_elementwise = True
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return '%s - _' % _value_to_string(self.value)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+
+    def forward(self, inputs):
+        x, = inputs
+        return utils.force_array(utils.force_type(x.dtype, self.value) - x),
+
+    def backward(self, indexes, grad_outputs):
+        return -grad_outputs[0],
+
+
+def rsub(self, rhs):  # rhs - lhs
+    """Element-wise subtraction with reflected operands.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    if isinstance(rhs, _SCALAR_TYPES):
+        return SubFromConstant(rhs).apply((self,))[0]
+    rhs = _preprocess_rhs(self, rhs)
+    return Sub().apply((rhs, self))[0]
+
+
+class Mul(function_node.FunctionNode):
+
+    """Element-wise product of two variables, ``lhs * rhs``."""
+
+    is_elementwise = True
+
+    @property
+    def label(self):
+        return '_ * _'
+
+    def check_type_forward(self, in_types):
+        _check_binary(in_types, True)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        return utils.force_array(inputs[0] * inputs[1]),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        xs = self.get_retained_inputs()
+        return tuple(
+            _sum_to(gy * xs[1 - i], xs[i].shape) for i in indexes)
+
+
+class MulConstant(function_node.FunctionNode):
+
+    """Product of a variable and a constant, ``x * value``."""
+
+    is_elementwise = True
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return '_ * %s' % _value_to_string(self.value)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+
+    def forward(self, inputs):
+        x, = inputs
+        return utils.force_array(utils.force_type(x.dtype, self.value) * x),
+
+    def backward(self, indexes, grad_outputs):
+        return mul(grad_outputs[0], self.value),
+
+
+def mul(self, rhs):  # lhs * rhs
+    """Element-wise multiplication.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    if isinstance(rhs, _SCALAR_TYPES):
+        return MulConstant(rhs).apply((self,))[0]
+    rhs = _preprocess_rhs(self, rhs)
+    return Mul().apply((self, rhs))[0]
+
+
+class Div(function_node.FunctionNode):
+
+    """Element-wise quotient of two variables, ``lhs / rhs``."""
+
+    is_elementwise = True
+
+    @property
+    def label(self):
+        return '_ / _'
+
+    def check_type_forward(self, in_types):
+        _check_binary(in_types, True)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        return utils.force_array(inputs[0] / inputs[1]),
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1 = self.get_retained_inputs()
+        grad = DivGrad(x0.shape == x1.shape)
+        return grad.apply((x0, x1, grad_outputs[0]))
+
+
+class DivGrad(function_node.FunctionNode):
+
+    """Gradients of :class:`Div` with respect to both of its inputs.
+
+    Inputs are ``(x0, x1, gy)``; outputs are ``gy / x1`` and
+    ``-gy * x0 / x1 ** 2``, each summed to the shape of its operand.
+    """
+
+    def __init__(self, is_elementwise):
+        self.is_elementwise = is_elementwise
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 2))
+        x0, x1, gy = inputs
+        gx0 = utils.force_array(gy / x1)
+        gx1 = utils.force_array(-gx0 * x0 / x1)
+        return utils.sum_to(gx0, x0.shape), utils.sum_to(gx1, x1.shape)
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1, gy = self.get_retained_inputs()
+        ggx0, ggx1 = grad_outputs
+        x1_square = x1 * x1
+        ret = []
+        if 0 in indexes:
+            ret.append(None if ggx1 is None else
+                       _sum_to(-ggx1 * gy / x1_square, x0.shape))
+        if 1 in indexes:
+            terms = []
+            if ggx0 is not None:
+                terms.append(-ggx0 * gy / x1_square)
+            if ggx1 is not None:
+                terms.append(ggx1 * 2 * gy * x0 / (x1_square * x1))
+            ret.append(_sum_to(_add_terms(terms), x1.shape)
+                       if terms else None)
+        if 2 in indexes:
+            terms = []
+            if ggx0 is not None:
+                terms.append(ggx0 / x1)
+            if ggx1 is not None:
+                terms.append(-ggx1 * x0 / x1_square)
+            ret.append(_add_terms(terms) if terms else None)
+        return ret
+
+
+def _add_terms(terms):
+    # Sums a non-empty list of variables.
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
+
+def div(self, rhs):  # lhs / rhs
+    """Element-wise division.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    if isinstance(rhs, _SCALAR_TYPES):
+        return MulConstant(1. / rhs).apply((self,))[0]
+    rhs = _preprocess_rhs(self, rhs)
+    return Div().apply((self, rhs))[0]
+
+
+class DivFromConstant(function_node.FunctionNode):
+
+    """Quotient of a constant and a variable, ``value / x``."""
+
+    is_elementwise = True
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return '%s / _' % _value_to_string(self.value)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        return utils.force_array(utils.force_type(x.dtype, self.value) / x),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return DivFromConstantGrad(self.value).apply((x, grad_outputs[0]))
+
+
+class DivFromConstantGrad(function_node.FunctionNode):
+
+    """Gradient of :class:`DivFromConstant`: ``-value * gy / x ** 2``."""
+
+    def __init__(self, value):
+        super().__init__()
+        self.value = value
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        value = utils.force_type(x.dtype, self.value)
+        return utils.force_array(-value * gy / (x * x)),
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        value = utils.force_type(x.dtype, self.value)
+        ret = []
+        if 0 in indexes:
+            ret.append(ggx * 2 * value * gy / (x * x * x))
+        if 1 in indexes:
+            ret.append(ggx * -value / (x * x))
+        return ret
+
+
+def rdiv(self, rhs):  # rhs / lhs
+    """Element-wise division with reflected operands.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    if isinstance(rhs, _SCALAR_TYPES):
+        return DivFromConstant(rhs).apply((self,))[0]
+    rhs = _preprocess_rhs(self, rhs)
+    return Div().apply((rhs, self))[0]
+
+
+def _floor(x):
+    # Floor of a variable, detached from the graph.
+    array = x.array
+    xp = backend.get_array_module(array)
+    return chainer.as_variable(
+        utils.force_array(xp.floor(array), array.dtype))
+
+
+def floordiv(self, rhs):  # lhs // rhs
+    """Element-wise floor division.
+
+    The result carries no gradient.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    return _floor(div(self, rhs))
+
+
+def rfloordiv(self, rhs):  # rhs // lhs
+    """Element-wise floor division with reflected operands.
+
+    The result carries no gradient.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    return _floor(rdiv(self, rhs))
+
+
+class PowVarVar(function_node.FunctionNode):
+
+    """Element-wise power of two variables, ``lhs ** rhs``."""
+
+    is_elementwise = True
+
+    @property
+    def label(self):
+        return '_ ** _'
+
+    def check_type_forward(self, in_types):
+        _check_binary(in_types, True)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        self.retain_outputs((0,))
+        return utils.force_array(inputs[0] ** inputs[1]),
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1 = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        grad = PowVarVarGrad(x0.shape == x1.shape, y.array)
+        return grad.apply((x0, x1, grad_outputs[0]))
+
+
+class PowVarVarGrad(function_node.FunctionNode):
+
+    """Gradients of :class:`PowVarVar` with respect to both of its inputs.
+
+    Inputs are ``(x0, x1, gy)`` and ``y = x0 ** x1`` is given; outputs are
+    ``x1 * x0 ** (x1 - 1) * gy`` and ``log(x0) * y * gy``, each summed to
+    the shape of its operand.
+    """
+
+    def __init__(self, is_elementwise, y):
+        self.is_elementwise = is_elementwise
+        self.y = y
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('lhs', 'rhs', 'gy'))
+        type_check.expect(
+            in_types[0].dtype.kind == 'f',
+            in_types[0].dtype == in_types[1].dtype,
+            in_types[0].dtype == in_types[2].dtype,
+        )
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 2))
+        x0, x1, gy = inputs
+        xp = backend.get_array_module(x0)
+        one = x1.dtype.type(1)
+        gx0 = utils.force_array(x1 * x0 ** (x1 - one) * gy)
+        gx1 = utils.force_array(xp.log(x0) * self.y * gy)
+        return utils.sum_to(gx0, x0.shape), utils.sum_to(gx1, x1.shape)
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1, gy = self.get_retained_inputs()
+        ggx0, ggx1 = grad_outputs
+        log_x0 = chainer.functions.log(x0)
+        pow_1 = x0 ** (x1 - 1)
+        # d(gx0)/d(x1) == d(gx1)/d(x0), up to the factor gy
+        cross = pow_1 * (log_x0 * x1 + 1)
+        ret = []
+        if 0 in indexes:
+            terms = []
+            if ggx0 is not None:
+                terms.append(ggx0 * x1 * (x1 - 1) * x0 ** (x1 - 2))
+            if ggx1 is not None:
+                terms.append(ggx1 * cross)
+            ret.append(_sum_to(_add_terms(terms) * gy, x0.shape)
+                       if terms else None)
+        if 1 in indexes:
+            terms = []
+            if ggx0 is not None:
+                terms.append(ggx0 * cross)
+            if ggx1 is not None:
+                terms.append(ggx1 * log_x0 * log_x0 * x0 ** x1)
+            ret.append(_sum_to(_add_terms(terms) * gy, x1.shape)
+                       if terms else None)
+        if 2 in indexes:
+            terms = []
+            if ggx0 is not None:
+                terms.append(ggx0 * x1 * pow_1)
+            if ggx1 is not None:
+                terms.append(ggx1 * log_x0 * x0 ** x1)
+            ret.append(_add_terms(terms) if terms else None)
+        return ret
+
+
+class PowVarConst(function_node.FunctionNode):
+
+    """Power of a variable to a constant exponent, ``x ** value``."""
+
+    is_elementwise = True
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return '_ ** %s' % _value_to_string(self.value)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        y = x ** utils.force_type(x.dtype, self.value)
+        return utils.force_array(y, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return PowVarConstGrad(self.value).apply((x, grad_outputs[0]))
+
+
+class PowVarConstGrad(function_node.FunctionNode):
+
+    """Gradient of :class:`PowVarConst`: ``value * x ** (value - 1) * gy``.
+    """
+
+    is_elementwise = True
+
+    def __init__(self, value):
+        self.value = value
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 'gy'))
+        type_check.expect(
+            in_types[0].dtype.kind == 'f',
+            in_types[0].dtype == in_types[1].dtype,
+            in_types[0].shape == in_types[1].shape,
+        )
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        dtype = x.dtype
+        value = utils.force_type(dtype, self.value)
+        value_1 = utils.force_type(dtype, self.value - 1)
+        return utils.force_array(value * x ** value_1 * gy, dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        dtype = x.dtype
+        value = utils.force_type(dtype, self.value)
+        value_1 = utils.force_type(dtype, self.value - 1)
+        ret = []
+        if 0 in indexes:
+            value_2 = utils.force_type(dtype, self.value - 2)
+            ret.append(ggx * value * gy * value_1 * x ** value_2)
+        if 1 in indexes:
+            ret.append(ggx * value * x ** value_1)
+        return ret
+
+
+def pow(self, rhs):  # lhs ** rhs
+    """Element-wise power function.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    if isinstance(rhs, _SCALAR_TYPES):
+        return PowVarConst(rhs).apply((self,))[0]
+    rhs = _preprocess_rhs(self, rhs)
+    return PowVarVar().apply((self, rhs))[0]
+
+
+class PowConstVar(function_node.FunctionNode):
+
+    """Power of a constant base to a variable exponent, ``value ** x``."""
+
+    is_elementwise = True
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return '%s ** _' % _value_to_string(self.value)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_outputs((0,))
+        x, = inputs
+        return utils.force_array(utils.force_type(x.dtype, self.value) ** x),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return PowConstVarGrad(self.value).apply((y, grad_outputs[0]))
+
+
+class PowConstVarGrad(function_node.FunctionNode):
+
+    """Gradient of :class:`PowConstVar`: ``log(value) * y * gy``."""
+
+    is_elementwise = True
+
+    def __init__(self, value):
+        self.value = value
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('y', 'gy'))
+        type_check.expect(
+            in_types[0].dtype.kind == 'f',
+            in_types[0].dtype == in_types[1].dtype,
+            in_types[0].shape == in_types[1].shape,
+        )
+
+    def _log_value(self, dtype):
+        value = utils.force_type(dtype, self.value)
+        return backend.get_array_module(value).log(value)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        y, gy = inputs
+        return utils.force_array(self._log_value(y.dtype) * y * gy),
+
+    def backward(self, indexes, grad_outputs):
+        y, gy = self.get_retained_inputs()
+        scaled = grad_outputs[0] * self._log_value(y.dtype)
+        ret = []
+        if 0 in indexes:
+            ret.append(scaled * gy)
+        if 1 in indexes:
+            ret.append(scaled * y)
+        return ret
+
+
+def rpow(self, rhs):  # rhs ** lhs
+    """Element-wise power function with reflected operands.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    if isinstance(rhs, _SCALAR_TYPES):
+        return PowConstVar(rhs).apply((self,))[0]
+    rhs = _preprocess_rhs(self, rhs)
+    return PowVarVar().apply((rhs, self))[0]
+
+
+def matmul(self, rhs):  # lhs @ rhs
+    """Matrix multiplication.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    rhs = _preprocess_rhs(self, rhs)
+    return matmul_module.matmul(self, rhs)
+
+
+def rmatmul(self, rhs):  # rhs @ lhs
+    """Matrix multiplication with reflected operands.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    rhs = _preprocess_rhs(self, rhs)
+    return matmul_module.matmul(rhs, self)
+
+
+def install_variable_arithmetics():
+    """Sets the arithmetic operators of :class:`~chainer.Variable`."""
+    cls = variable.Variable
+    cls.__neg__ = neg
+    cls.__abs__ = absolute
+    cls.__add__ = add
+    cls.__radd__ = add
+    cls.__sub__ = sub
+    cls.__rsub__ = rsub
+    cls.__mul__ = mul
+    cls.__rmul__ = mul
+    cls.__truediv__ = div
+    cls.__rtruediv__ = rdiv
+    cls.__floordiv__ = floordiv
+    cls.__rfloordiv__ = rfloordiv
+    cls.__pow__ = pow
+    cls.__rpow__ = rpow
+    cls.__matmul__ = matmul
+    cls.__rmatmul__ = rmatmul
+
+
+install_variable_arithmetics()

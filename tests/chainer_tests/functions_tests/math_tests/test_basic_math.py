@@ -1,0 +1,561 @@
+import operator
+
+import numpy
+import pytest
+
+import chainer
+from chainer.backends import cuda
+from chainer import functions as F
+from chainer.functions.math import basic_math
+from chainer import gradient_check
+from chainer import testing
+from chainer.testing import attr
+from chainer.utils import type_check
+
+
+DTYPES = [numpy.float16, numpy.float32, numpy.float64]
+
+# (lhs shape, rhs shape): equal, broadcast both ways, 0-dimensional.
+SHAPE_PAIRS = [
+    ((3, 2), (3, 2)),
+    ((3, 2), (2,)),
+    ((3, 1), (1, 2)),
+    ((), ()),
+    ((), (3, 2)),
+]
+
+
+def _fwd_tol(dtype):
+    if dtype == numpy.float16:
+        return {'atol': 1e-3, 'rtol': 1e-3}
+    return {'atol': 1e-6, 'rtol': 1e-6}
+
+
+def _bwd_tol(dtype):
+    # Numerical gradients are computed in float64.
+    if dtype == numpy.float16:
+        return {'dtype': numpy.float64, 'atol': 2e-2, 'rtol': 2e-2}
+    return {'dtype': numpy.float64, 'atol': 1e-3, 'rtol': 1e-3}
+
+
+def _uniform(shape, dtype, low=-1, high=1):
+    return numpy.asarray(numpy.random.uniform(low, high, shape), dtype)
+
+
+def _away_from_zero(shape, dtype):
+    # Values in [-2, -0.5] U [0.5, 2].
+    x = _uniform(shape, dtype, 0.5, 2)
+    sign = numpy.where(numpy.random.rand(*shape) < 0.5, -1, 1)
+    return numpy.asarray(x * sign, dtype)
+
+
+def _positive(shape, dtype):
+    return _uniform(shape, dtype, 0.5, 2)
+
+
+# name -> (operator, lhs sampler, rhs sampler)
+BINARY_OPS = {
+    'add': (operator.add, _uniform, _uniform),
+    'sub': (operator.sub, _uniform, _uniform),
+    'mul': (operator.mul, _uniform, _uniform),
+    'div': (operator.truediv, _uniform, _away_from_zero),
+    'pow': (operator.pow, _positive, _uniform),
+}
+
+
+def _check_grads(func, inputs, dtype, double=True):
+    y = func(*[chainer.Variable(x) for x in inputs])
+    gy = _uniform(y.shape, dtype)
+    tol = _bwd_tol(dtype)
+    gradient_check.check_backward(func, inputs, gy, **tol)
+    if double:
+        ggx = [_uniform(x.shape, dtype) for x in inputs]
+        gradient_check.check_double_backward(func, inputs, gy, ggx, **tol)
+
+
+# ---------------------------------------------------------------------------
+# variable (op) variable
+
+
+@pytest.mark.parametrize('op_name', sorted(BINARY_OPS))
+@pytest.mark.parametrize('shapes', SHAPE_PAIRS)
+@pytest.mark.parametrize('dtype', DTYPES)
+class TestBinaryVarVar:
+
+    def _inputs(self, op_name, shapes, dtype):
+        op, sample_lhs, sample_rhs = BINARY_OPS[op_name]
+        return op, sample_lhs(shapes[0], dtype), sample_rhs(shapes[1], dtype)
+
+    def test_forward(self, op_name, shapes, dtype):
+        op, a, b = self._inputs(op_name, shapes, dtype)
+        y = op(chainer.Variable(a), chainer.Variable(b))
+        expected = op(a, b)
+        assert isinstance(y.array, numpy.ndarray)
+        assert y.dtype == dtype
+        assert y.shape == numpy.broadcast(a, b).shape
+        testing.assert_allclose(y.array, expected, **_fwd_tol(dtype))
+
+    def test_backward(self, op_name, shapes, dtype):
+        op, a, b = self._inputs(op_name, shapes, dtype)
+        _check_grads(op, (a, b), dtype)
+
+    def test_reflected_array_lhs(self, op_name, shapes, dtype):
+        # A NumPy array on the left defers to the variable's operator.
+        op, a, b = self._inputs(op_name, shapes, dtype)
+        y = op(a, chainer.Variable(b))
+        assert isinstance(y, chainer.Variable)
+        assert y.dtype == dtype
+        testing.assert_allclose(y.array, op(a, b), **_fwd_tol(dtype))
+
+        def func(x):
+            return op(a, x)
+        _check_grads(func, (b,), dtype)
+
+    def test_array_rhs(self, op_name, shapes, dtype):
+        op, a, b = self._inputs(op_name, shapes, dtype)
+        y = op(chainer.Variable(a), b)
+        assert isinstance(y, chainer.Variable)
+        testing.assert_allclose(y.array, op(a, b), **_fwd_tol(dtype))
+
+        def func(x):
+            return op(x, b)
+        _check_grads(func, (a,), dtype)
+
+
+@pytest.mark.parametrize('op_name', sorted(BINARY_OPS))
+def test_var_var_gradient_values(op_name):
+    # Analytic gradients, with the broadcast operand summed back.
+    op = BINARY_OPS[op_name][0]
+    a = numpy.array([[0.5, 1.5, 2.0], [1.0, 2.5, 3.0]])
+    b = numpy.array([1.5, 2.0, 0.5])
+    va, vb = chainer.Variable(a), chainer.Variable(b)
+    y = op(va, vb)
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    grads = {
+        'add': (numpy.ones_like(a), numpy.full(3, 2.0)),
+        'sub': (numpy.ones_like(a), numpy.full(3, -2.0)),
+        'mul': (numpy.broadcast_to(b, a.shape), a.sum(0)),
+        'div': (numpy.broadcast_to(1 / b, a.shape),
+                (-a / b ** 2).sum(0)),
+        'pow': (b * a ** (b - 1), (numpy.log(a) * a ** b).sum(0)),
+    }[op_name]
+    testing.assert_allclose(va.grad, grads[0])
+    testing.assert_allclose(vb.grad, grads[1])
+
+
+# ---------------------------------------------------------------------------
+# variable (op) constant and constant (op) variable
+
+CONST_OPS = {
+    'add': (lambda x, c: x + c, _uniform),
+    'radd': (lambda x, c: c + x, _uniform),
+    'sub': (lambda x, c: x - c, _uniform),
+    'rsub': (lambda x, c: c - x, _uniform),
+    'mul': (lambda x, c: x * c, _uniform),
+    'rmul': (lambda x, c: c * x, _uniform),
+    'div': (lambda x, c: x / c, _uniform),
+    'rdiv': (lambda x, c: c / x, _away_from_zero),
+    'pow': (lambda x, c: x ** c, _positive),
+    'rpow': (lambda x, c: c ** x, _uniform),
+}
+
+CONSTANTS = {
+    'int': 3,
+    'float': 1.5,
+    'negative_float': -0.75,
+    'numpy_float64': numpy.float64(2.5),
+    'numpy_int32': numpy.int32(2),
+}
+
+
+@pytest.mark.parametrize('op_name', sorted(CONST_OPS))
+@pytest.mark.parametrize('const_name', sorted(CONSTANTS))
+@pytest.mark.parametrize('shape', [(3, 2), ()])
+@pytest.mark.parametrize('dtype', DTYPES)
+class TestBinaryConstant:
+
+    def _setup(self, op_name, const_name, shape, dtype):
+        op, sample = CONST_OPS[op_name]
+        const = CONSTANTS[const_name]
+        if op_name == 'rpow':
+            const = abs(const)
+        return op, const, sample(shape, dtype)
+
+    def test_forward(self, op_name, const_name, shape, dtype):
+        op, const, x = self._setup(op_name, const_name, shape, dtype)
+        y = op(chainer.Variable(x), const)
+        assert isinstance(y.array, numpy.ndarray)
+        assert y.dtype == dtype
+        assert y.shape == shape
+        expected = op(x.astype(numpy.float64), float(const))
+        testing.assert_allclose(y.array, expected, **_fwd_tol(dtype))
+
+    def test_backward(self, op_name, const_name, shape, dtype):
+        op, const, x = self._setup(op_name, const_name, shape, dtype)
+
+        def func(v):
+            return op(v, const)
+        _check_grads(func, (x,), dtype)
+
+
+LABEL_CASES = [
+    (lambda x, y: x + y, 'Add', '_ + _'),
+    (lambda x, y: x + 2, 'AddConstant', '_ + 2'),
+    (lambda x, y: 2 + x, 'AddConstant', '_ + 2'),
+    (lambda x, y: x - y, 'Sub', '_ - _'),
+    (lambda x, y: x - 1, 'AddConstant', '_ + (-1)'),
+    (lambda x, y: x - 1.5, 'AddConstant', '_ + (-1.5)'),
+    (lambda x, y: 1 - x, 'SubFromConstant', '1 - _'),
+    (lambda x, y: x * y, 'Mul', '_ * _'),
+    (lambda x, y: x * 2, 'MulConstant', '_ * 2'),
+    (lambda x, y: 2.0 * x, 'MulConstant', '_ * 2.0'),
+    (lambda x, y: numpy.float64(2) * x, 'MulConstant', '_ * 2.0'),
+    (lambda x, y: x / y, 'Div', '_ / _'),
+    (lambda x, y: x / 2, 'MulConstant', '_ * 0.5'),
+    (lambda x, y: 2 / x, 'DivFromConstant', '2 / _'),
+    (lambda x, y: x ** y, 'PowVarVar', '_ ** _'),
+    (lambda x, y: x ** 2, 'PowVarConst', '_ ** 2'),
+    (lambda x, y: x ** -1, 'PowVarConst', '_ ** (-1)'),
+    (lambda x, y: 2 ** x, 'PowConstVar', '2 ** _'),
+    (lambda x, y: -x, 'Neg', '__neg__'),
+    (lambda x, y: abs(x), 'Absolute', '|_|'),
+    (lambda x, y: F.add(x, y, x), 'MultiAdd', 'MultiAdd'),
+    (lambda x, y: x @ y.T, 'MatMul', 'MatMul'),
+    (lambda x, y: x + numpy.ones((2, 3)), 'Add', '_ + _'),
+    (lambda x, y: numpy.ones((2, 3)) * x, 'Mul', '_ * _'),
+]
+
+
+@pytest.mark.parametrize(
+    'expr, cls, label', LABEL_CASES,
+    ids=['{}-{}'.format(i, case[1]) for i, case in enumerate(LABEL_CASES)])
+def test_creator_class_and_label(expr, cls, label):
+    x = chainer.Variable(numpy.full((2, 3), 2, numpy.float32))
+    y = chainer.Variable(numpy.full((2, 3), 3, numpy.float32))
+    z = expr(x, y)
+    assert type(z.creator).__name__ == cls
+    assert z.creator.label == label
+
+
+def test_constant_array_label():
+    f = basic_math.MulConstant(numpy.array([1.0, 2.0]))
+    assert f.label == '_ * constant array'
+    f = basic_math.AddConstant(numpy.array([1.0, 2.0]))
+    assert f.label == '_ + constant array'
+
+
+def test_mul_constant_array_value():
+    # A constant array operand is cast to the dtype of the variable.
+    x = numpy.array([1.0, 2.0, 3.0], numpy.float32)
+    c = numpy.array([2.0, 3.0, 4.0])
+
+    def func(v):
+        return basic_math.MulConstant(c).apply((v,))[0]
+    y = func(chainer.Variable(x))
+    assert y.dtype == numpy.float32
+    testing.assert_allclose(y.array, x * c)
+    gradient_check.check_backward(func, (x,), numpy.ones(3, numpy.float32),
+                                  dtype=numpy.float64)
+
+
+# ---------------------------------------------------------------------------
+# dtype rules
+
+
+def test_float64_array_is_cast_to_variable_dtype():
+    x = chainer.Variable(numpy.ones((2, 3), numpy.float32))
+    for y in (x + numpy.ones((2, 3)), numpy.ones((2, 3)) + x,
+              x * numpy.ones(3), x - numpy.ones(3, numpy.int32),
+              x / numpy.full(3, 2.0), numpy.full(3, 2.0) / x,
+              x ** numpy.ones(3), x + numpy.array(1.0)):
+        assert y.dtype == numpy.float32
+
+
+@pytest.mark.parametrize('const', [1.5, numpy.float64(1.5), numpy.int64(2),
+                                   True], ids=['float', 'f64', 'i64', 'bool'])
+def test_scalar_keeps_variable_dtype(const):
+    x = chainer.Variable(numpy.ones(3, numpy.float16))
+    assert (x + const).dtype == numpy.float16
+    assert (x * const).dtype == numpy.float16
+
+
+def test_integer_variable_with_float_constant():
+    # The constant is cast to the integer dtype of the variable.
+    x = chainer.Variable(numpy.array([1, 2, 3], numpy.int32))
+    y = x + 1.5
+    assert y.dtype == numpy.int32
+    numpy.testing.assert_array_equal(y.array, [2, 3, 4])
+    y = x * 2.5
+    assert y.dtype == numpy.int32
+    numpy.testing.assert_array_equal(y.array, [2, 4, 6])
+
+
+def test_integer_add_and_neg():
+    a = numpy.array([1, 2, 3], numpy.int32)
+    b = numpy.array([4, 5, 6], numpy.int32)
+    y = chainer.Variable(a) + chainer.Variable(b)
+    assert y.dtype == numpy.int32
+    numpy.testing.assert_array_equal(y.array, a + b)
+    y = chainer.Variable(a) - chainer.Variable(b)
+    numpy.testing.assert_array_equal(y.array, a - b)
+    y = -chainer.Variable(a)
+    assert y.dtype == numpy.int32
+    numpy.testing.assert_array_equal(y.array, -a)
+
+
+# ---------------------------------------------------------------------------
+# errors
+
+
+@pytest.mark.parametrize('op_name', sorted(BINARY_OPS))
+def test_mismatched_shapes(op_name):
+    op = BINARY_OPS[op_name][0]
+    a = chainer.Variable(numpy.ones((2, 3), numpy.float32))
+    b = chainer.Variable(numpy.ones((4,), numpy.float32))
+    with pytest.raises(type_check.InvalidType):
+        op(a, b)
+
+
+@pytest.mark.parametrize('op_name', sorted(BINARY_OPS))
+def test_mismatched_dtypes(op_name):
+    op = BINARY_OPS[op_name][0]
+    a = chainer.Variable(numpy.ones((2, 3), numpy.float32))
+    b = chainer.Variable(numpy.ones((2, 3), numpy.float64))
+    with pytest.raises(type_check.InvalidType):
+        op(a, b)
+
+
+@pytest.mark.parametrize('expr', [
+    lambda x: x * x,
+    lambda x: x / x,
+    lambda x: x ** x,
+    lambda x: x ** 2,
+    lambda x: 2 ** x,
+    lambda x: 2 / x,
+    lambda x: abs(x),
+], ids=['mul', 'div', 'powvarvar', 'powvarconst', 'powconstvar',
+        'divfromconst', 'abs'])
+def test_integer_inputs_refused(expr):
+    x = chainer.Variable(numpy.array([1, 2, 3], numpy.int32))
+    with pytest.raises(type_check.InvalidType):
+        expr(x)
+
+
+@pytest.mark.parametrize('value', [[1, 2, 3], (1,), None, 'a', 1j, {}],
+                         ids=['list', 'tuple', 'none', 'str', 'complex',
+                              'dict'])
+@pytest.mark.parametrize('op', [
+    operator.add, operator.sub, operator.mul, operator.truediv,
+    operator.pow, operator.matmul], ids=['add', 'sub', 'mul', 'div', 'pow',
+                                         'matmul'])
+def test_unsupported_constant_type(op, value):
+    x = chainer.Variable(numpy.ones(3, numpy.float32))
+    with pytest.raises(TypeError):
+        op(x, value)
+
+
+def test_multi_add_dtype_mismatch():
+    a = numpy.ones(3, numpy.float32)
+    b = numpy.ones(3, numpy.float64)
+    with pytest.raises(type_check.InvalidType):
+        F.add(a, a, b)
+
+
+def test_division_by_zero_constant():
+    x = chainer.Variable(numpy.ones(3, numpy.float32))
+    with pytest.raises(ZeroDivisionError):
+        x / 0
+
+
+# ---------------------------------------------------------------------------
+# unary
+
+
+@pytest.mark.parametrize('shape', [(3, 2), ()])
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('name', ['neg', 'abs'])
+class TestUnary:
+
+    def _op(self, name):
+        return operator.neg if name == 'neg' else abs
+
+    def test_forward(self, name, shape, dtype):
+        x = _away_from_zero(shape, dtype)
+        y = self._op(name)(chainer.Variable(x))
+        assert isinstance(y.array, numpy.ndarray)
+        assert y.dtype == dtype
+        numpy.testing.assert_array_equal(y.array, self._op(name)(x))
+
+    def test_backward(self, name, shape, dtype):
+        x = _away_from_zero(shape, dtype)
+        _check_grads(self._op(name), (x,), dtype)
+
+    def test_function(self, name, shape, dtype):
+        x = _away_from_zero(shape, dtype)
+        f = basic_math.neg if name == 'neg' else F.absolute
+        y = f(x)
+        numpy.testing.assert_array_equal(y.array, self._op(name)(x))
+
+
+def test_absolute_gradient_is_sign():
+    x = chainer.Variable(numpy.array([-2.0, 3.0, -0.5], numpy.float32))
+    y = abs(x)
+    y.grad = numpy.array([1.0, 2.0, 3.0], numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [-1.0, 2.0, -3.0])
+
+
+# ---------------------------------------------------------------------------
+# n-ary add
+
+
+@pytest.mark.parametrize('shapes', [
+    [(3, 2)],
+    [(3, 2), (3, 2), (3, 2)],
+    [(3, 2), (2,), (3, 1), ()],
+    [(), (), (), ()],
+], ids=['one', 'three', 'broadcast', 'scalars'])
+@pytest.mark.parametrize('dtype', DTYPES)
+class TestMultiAdd:
+
+    def test_forward(self, shapes, dtype):
+        xs = [_uniform(s, dtype) for s in shapes]
+        y = F.add(*xs)
+        expected = xs[0].astype(numpy.float64)
+        for x in xs[1:]:
+            expected = expected + x
+        assert isinstance(y.array, numpy.ndarray)
+        assert y.dtype == dtype
+        testing.assert_allclose(y.array, expected, **_fwd_tol(dtype))
+
+    def test_backward(self, shapes, dtype):
+        xs = tuple(_uniform(s, dtype) for s in shapes)
+        _check_grads(F.add, xs, dtype)
+
+
+def test_multi_add_does_not_write_inputs():
+    a = numpy.ones(3, numpy.float32)
+    b = numpy.ones(3, numpy.float32)
+    c = numpy.ones(3, numpy.float32)
+    F.add(a, b, c)
+    numpy.testing.assert_array_equal(a, numpy.ones(3))
+    numpy.testing.assert_array_equal(b, numpy.ones(3))
+
+
+def test_add_with_two_arguments_is_binary():
+    x = chainer.Variable(numpy.ones(3, numpy.float32))
+    assert type(F.add(x, x).creator).__name__ == 'Add'
+    assert type(F.add(x, 1.0).creator).__name__ == 'AddConstant'
+
+
+# ---------------------------------------------------------------------------
+# floor division
+
+
+@pytest.mark.parametrize('dtype', DTYPES)
+def test_floordiv(dtype):
+    a = numpy.array([[3.5, -2.5, 7.0]], dtype)
+    b = numpy.array([2.0, 2.0, -3.0], dtype)
+    va = chainer.Variable(a)
+    for y, expected in [(va // b, a // b), (va // 2, a // 2),
+                        (4 // va, 4 // a),
+                        (va // chainer.Variable(b), a // b),
+                        (b // va, b // a)]:
+        assert isinstance(y, chainer.Variable)
+        assert y.dtype == dtype
+        assert y.creator is None
+        assert not y.requires_grad
+        numpy.testing.assert_array_equal(y.array, expected)
+
+
+# ---------------------------------------------------------------------------
+# matmul operator
+
+
+def test_matmul_operator():
+    a = _uniform((2, 3), numpy.float32)
+    b = _uniform((3, 4), numpy.float32)
+    y = chainer.Variable(a) @ chainer.Variable(b)
+    testing.assert_allclose(y.array, a @ b)
+    y = chainer.Variable(a) @ b.astype(numpy.float64)
+    assert y.dtype == numpy.float32
+    testing.assert_allclose(y.array, a @ b)
+    y = a @ chainer.Variable(b)
+    assert isinstance(y, chainer.Variable)
+    testing.assert_allclose(y.array, a @ b)
+
+    def func(x, w):
+        return x @ w
+    _check_grads(func, (a, b), numpy.float32)
+
+    def rfunc(w):
+        return a @ w
+    _check_grads(rfunc, (b,), numpy.float32)
+
+
+def test_install_variable_arithmetics():
+    names = ['__neg__', '__abs__', '__add__', '__radd__', '__sub__',
+             '__rsub__', '__mul__', '__rmul__', '__truediv__',
+             '__rtruediv__', '__floordiv__', '__rfloordiv__', '__pow__',
+             '__rpow__', '__matmul__', '__rmatmul__']
+    basic_math.install_variable_arithmetics()
+    for name in names:
+        assert callable(getattr(chainer.Variable, name))
+    assert chainer.Variable.__add__ is basic_math.add
+    assert chainer.Variable.__rtruediv__ is basic_math.rdiv
+
+
+def test_backward_without_double_backprop_graph():
+    # The gradient of a plain backward carries no graph.
+    x = chainer.Variable(_positive((3,), numpy.float32))
+    y = F.sum(x ** x / x * 2 - x + 1)
+    y.backward()
+    assert x.grad_var.creator is None
+
+
+def test_second_order_gradient():
+    x = chainer.Variable(numpy.array([1.5, 2.0], numpy.float64))
+    y = F.sum(x ** 3)
+    gx, = chainer.grad([y], [x], enable_double_backprop=True)
+    testing.assert_allclose(gx.array, 3 * x.array ** 2)
+    ggx, = chainer.grad([F.sum(gx)], [x])
+    testing.assert_allclose(ggx.array, 6 * x.array)
+
+
+# ---------------------------------------------------------------------------
+# GPU
+
+
+@attr.gpu
+@pytest.mark.parametrize('op_name', sorted(BINARY_OPS))
+def test_var_var_gpu(op_name):
+    op, sample_lhs, sample_rhs = BINARY_OPS[op_name]
+    a = sample_lhs((3, 2), numpy.float32)
+    b = sample_rhs((2,), numpy.float32)
+    y = op(chainer.Variable(cuda.to_gpu(a)), chainer.Variable(cuda.to_gpu(b)))
+    assert isinstance(y.array, cuda.ndarray)
+    testing.assert_allclose(y.array, op(a, b), atol=1e-5, rtol=1e-5)
+    _check_grads(op, (cuda.to_gpu(a), cuda.to_gpu(b)), numpy.float32)
+
+
+@attr.gpu
+@pytest.mark.parametrize('op_name', sorted(CONST_OPS))
+def test_constant_gpu(op_name):
+    op, sample = CONST_OPS[op_name]
+    x = cuda.to_gpu(sample((3, 2), numpy.float32))
+
+    def func(v):
+        return op(v, 1.5)
+    y = func(chainer.Variable(x))
+    assert isinstance(y.array, cuda.ndarray)
+    testing.assert_allclose(y.array, op(cuda.to_cpu(x), 1.5),
+                            atol=1e-5, rtol=1e-5)
+    _check_grads(func, (x,), numpy.float32)
+
+
+@attr.gpu
+def test_unary_gpu():
+    x = cuda.to_gpu(_away_from_zero((3, 2), numpy.float32))
+    for op in (operator.neg, abs):
+        _check_grads(op, (x,), numpy.float32)
