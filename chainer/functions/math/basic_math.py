@@ -45,6 +45,20 @@ def _preprocess_rhs(x, value):
         'or a `Variable`.\nActual: {}'.format(type(value)))
 
 
+_WEAK_PYTHON_SCALARS = numpy.lib.NumpyVersion(numpy.__version__) >= '2.0.0'
+
+
+def _operand(x, value):
+    # The constant operand of ``x op value``, of x's dtype. NumPy 2 computes
+    # a float array with a Python number in the array's dtype, so the cast
+    # (a costly NumPy scalar) is only needed for NumPy scalars, for other
+    # kinds of arrays, and for 0-d arrays under NumPy 1.
+    if _WEAK_PYTHON_SCALARS and type(value) in (float, int) \
+            and x.dtype.kind == 'f':
+        return value
+    return utils.force_type(x.dtype, value)
+
+
 def _sum_to(x, shape):
     return sum_module.sum_to(x, shape)
 
@@ -182,7 +196,7 @@ class AddConstant(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        return utils.force_array(x + utils.force_type(x.dtype, self.value)),
+        return utils.force_array(x + _operand(x, self.value)),
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs
@@ -288,7 +302,7 @@ class SubFromConstant(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        return utils.force_array(utils.force_type(x.dtype, self.value) - x),
+        return utils.force_array(_operand(x, self.value) - x),
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
@@ -348,7 +362,7 @@ class MulConstant(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        return utils.force_array(utils.force_type(x.dtype, self.value) * x),
+        return utils.force_array(_operand(x, self.value) * x),
 
     def backward(self, indexes, grad_outputs):
         return mul(grad_outputs[0], self.value),
@@ -473,7 +487,7 @@ class DivFromConstant(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0,))
         x, = inputs
-        return utils.force_array(utils.force_type(x.dtype, self.value) / x),
+        return utils.force_array(_operand(x, self.value) / x),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -657,7 +671,7 @@ class PowVarConst(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0,))
         x, = inputs
-        y = x ** utils.force_type(x.dtype, self.value)
+        y = x ** _operand(x, self.value)
         return utils.force_array(y, x.dtype),
 
     def backward(self, indexes, grad_outputs):
