@@ -17,6 +17,10 @@ from chainer import function_node  # NOQA
 from chainer import function  # NOQA
 from chainer import _backprop
 from chainer import functions  # NOQA
+from chainer import device_resident  # NOQA
+from chainer import link_hook  # NOQA
+from chainer import link  # NOQA
+from chainer import sequential  # NOQA
 from chainer import computational_graph  # NOQA
 from chainer import function_hooks  # NOQA
 from chainer import gradient_check  # NOQA
@@ -40,6 +44,12 @@ from chainer.function_hook import get_function_hooks  # NOQA
 from chainer.function_node import FunctionNode  # NOQA
 from chainer.function_node import grad  # NOQA
 from chainer.initializer import Initializer  # NOQA
+from chainer.device_resident import DeviceResident  # NOQA
+from chainer.link import Chain  # NOQA
+from chainer.link import ChainList  # NOQA
+from chainer.link import Link  # NOQA
+from chainer.link_hook import LinkHook  # NOQA
+from chainer.sequential import Sequential  # NOQA
 from chainer.variable import as_array  # NOQA
 from chainer.variable import as_variable  # NOQA
 from chainer.variable import Parameter  # NOQA

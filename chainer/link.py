@@ -1,0 +1,761 @@
+"""Links: building blocks of models that own parameters.
+
+A :class:`Link` holds parameters and persistent values; a :class:`Chain`
+holds named child links; a :class:`ChainList` holds them in a list. Calling
+a link runs its ``forward`` method, wrapped by the link hooks.
+"""
+
+import collections
+import contextlib
+import copy
+import warnings
+
+import numpy
+
+from chainer import backend
+from chainer import device_resident
+from chainer import initializers
+from chainer import link_hook
+from chainer import variable
+
+
+def _is_shape(value):
+    if value is None:
+        return True
+    if isinstance(value, (int, numpy.integer)):
+        return True
+    try:
+        return all(isinstance(v, (int, numpy.integer)) for v in value)
+    except TypeError:
+        return False
+
+
+def _ensure_shape_dtype(value):
+    # A parameter given to Link(**params): a shape or (shape, dtype).
+    if _is_shape(value):
+        return value, numpy.float32
+    shape, dtype = value
+    return shape, dtype
+
+
+class Link(device_resident.DeviceResident):
+    """Building block of a model: holds parameters and persistent values.
+
+    Parameters are registered by assigning :class:`~chainer.Parameter`
+    objects to attributes inside :meth:`init_scope`; persistent values
+    (arrays or scalars saved with the model but not trained, such as
+    running statistics) with :meth:`add_persistent`. Calling the link calls
+    its ``forward`` method.
+
+    Args:
+        **params: Deprecated: names and shapes (or ``(shape, dtype)``) of
+            parameters to create.
+
+    Attributes:
+        name (str): Name of the link within its parent, or ``None``.
+
+    Example:
+        >>> class Scale(chainer.Link):
+        ...     def __init__(self, n):
+        ...         super().__init__()
+        ...         with self.init_scope():
+        ...             self.w = chainer.Parameter(1.0, (n,))
+        ...     def forward(self, x):
+        ...         return x * self.w
+    """
+
+    _local_link_hooks = None
+    _n_local_link_hooks = 0
+
+    def __init__(self, **params):
+        super().__init__()
+        self._params = set()
+        self._persistent = set()
+        self._within_init_scope = False
+        self.name = None
+        self._init_done = True
+        for name, value in params.items():
+            shape, dtype = _ensure_shape_dtype(value)
+            self.add_param(name, shape, dtype=dtype)
+
+    def _check_init_done(self):
+        if not self.__dict__.get('_init_done', False):
+            raise RuntimeError('Link.__init__() has not been called.')
+
+    def __setattr__(self, name, value):
+        if self.__dict__.get('_within_init_scope', False) \
+                and isinstance(value, variable.Parameter):
+            value.name = name
+            self._params.add(name)
+            self._persistent.discard(name)
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name):
+        params = self.__dict__.get('_params')
+        if params is not None:
+            params.discard(name)
+            self._persistent.discard(name)
+        super().__delattr__(name)
+
+    def __call__(self, *args, **kwargs):
+        hooks = link_hook._get_link_hooks()
+        if self._n_local_link_hooks:
+            hooks = collections.OrderedDict(hooks)
+            hooks.update(self._local_link_hooks)
+        if not hooks:
+            return self.forward(*args, **kwargs)
+        hooks = list(hooks.values())
+        pre_args = link_hook._ForwardPreprocessCallbackArgs(
+            self, 'forward', args, kwargs)
+        for hook in hooks:
+            hook.forward_preprocess(pre_args)
+        out = self.forward(*args, **kwargs)
+        post_args = link_hook._ForwardPostprocessCallbackArgs(
+            self, 'forward', args, kwargs, out)
+        for hook in hooks:
+            hook.forward_postprocess(post_args)
+        return out
+
+    # Printing ----------------------------------------------------------
+
+    @property
+    def printable_specs(self):
+        """Yields ``(name, value)`` pairs shown by ``str(link)``."""
+        return iter(())
+
+    def __str__(self):
+        specs = ', '.join(
+            '{}={}'.format(key, value) for key, value in self.printable_specs)
+        return '{}({})'.format(self.__class__.__name__, specs)
+
+    # Registration ------------------------------------------------------
+
+    @property
+    def within_init_scope(self):
+        """Whether the link is inside its :meth:`init_scope` block."""
+        return self.__dict__.get('_within_init_scope', False)
+
+    @contextlib.contextmanager
+    def init_scope(self):
+        """Registers parameters (and child links) assigned in the block.
+
+        Example:
+            >>> with self.init_scope():
+            ...     self.W = chainer.Parameter(initializer, (3, 4))
+        """
+        self._check_init_done()
+        old = self._within_init_scope
+        self._within_init_scope = True
+        try:
+            yield
+        finally:
+            self._within_init_scope = old
+
+    def add_param(self, name, shape=None, dtype=numpy.float32,
+                  initializer=None):
+        """Registers a new parameter (prefer :meth:`init_scope`).
+
+        Args:
+            name (str): Attribute name of the parameter.
+            shape (int or tuple of int): Its shape; ``None`` leaves it
+                uninitialized.
+            dtype: Data type of the parameter.
+            initializer: Initializer of the array; NaN-filled if ``None``.
+        """
+        self._check_init_done()
+        if name in self.__dict__:
+            raise AttributeError(
+                'cannot register a new parameter {}: attribute exists'
+                .format(name))
+        if initializer is None:
+            initializer = initializers.NaN(dtype)
+        param = variable.Parameter(initializer, shape)
+        with self.init_scope():
+            setattr(self, name, param)
+
+    def add_persistent(self, name, value):
+        """Registers a value saved with the link but not trained.
+
+        Args:
+            name (str): Attribute name.
+            value: An array or any serializable value.
+        """
+        self._check_init_done()
+        d = self.__dict__
+        if name in d:
+            raise AttributeError(
+                'cannot register a new persistent value {}: attribute '
+                'exists'.format(name))
+        self._persistent.add(name)
+        self._params.discard(name)
+        d[name] = value
+
+    def register_persistent(self, name):
+        """Marks an existing attribute as a persistent value.
+
+        Args:
+            name (str): Attribute name.
+        """
+        self._check_init_done()
+        if not hasattr(self, name):
+            raise AttributeError(
+                'cannot register non-existent attribute {} as a persistent '
+                'value'.format(name))
+        self._persistent.add(name)
+        self._params.discard(name)
+
+    @classmethod
+    def from_params(cls, *args, **kwargs):
+        """Makes a link from given parameter arrays (where supported)."""
+        raise NotImplementedError(
+            '{} does not implement from_params.'.format(cls.__name__))
+
+    # Copy --------------------------------------------------------------
+
+    def copy(self, mode='share'):
+        """Copies the link (and, in a chain, its children).
+
+        Args:
+            mode (str): ``'share'`` shares the parameter arrays (gradients
+                are not shared), ``'copy'`` copies them, ``'init'`` makes
+                fresh arrays with the initializers.
+
+        Returns:
+            Link: The copy, with ``name`` unset.
+        """
+        if mode == 'share':
+            ret = copy.copy(self)
+            ret._params = set(self._params)
+            ret._persistent = set(self._persistent)
+            ret.name = None
+            d = ret.__dict__
+            for name in ret._params:
+                shared = copy.copy(d[name])
+                shared.grad = None
+                d[name] = shared
+            return ret
+        if mode == 'copy':
+            ret = copy.deepcopy(self)
+            ret.name = None
+            return ret
+        if mode == 'init':
+            ret = copy.deepcopy(self)
+            ret.name = None
+            for param in ret.params(include_uninit=False):
+                param.initialize(param.shape)
+            return ret
+        raise ValueError(
+            'The \'mode\' argument should be either \'init\', \'copy\', or '
+            '\'share\'. But {} was given.'.format(mode))
+
+    def device_resident_accept(self, visitor):
+        super().device_resident_accept(visitor)
+        d = self.__dict__
+        for name in self._params:
+            visitor.visit_variable(d[name])
+        for name in self._persistent:
+            value = d[name]
+            if device_resident._is_array(value):
+                d[name] = visitor.visit_array(value)
+
+    @property
+    def _device_id(self):
+        device = self.device
+        if device.xp is numpy:
+            return None
+        return device.device.id
+
+    # Traversal ---------------------------------------------------------
+
+    def params(self, include_uninit=True):
+        """Yields the parameters of the link (and of its descendants).
+
+        Args:
+            include_uninit (bool): Whether to include uninitialized ones.
+        """
+        d = self.__dict__
+        for name in sorted(self._params):
+            if include_uninit or d[name].array is not None:
+                yield d[name]
+
+    def namedparams(self, include_uninit=True):
+        """Yields ``(path, parameter)`` pairs, paths like ``'/l1/W'``.
+
+        Args:
+            include_uninit (bool): Whether to include uninitialized ones.
+        """
+        d = self.__dict__
+        for name in sorted(self._params):
+            if include_uninit or d[name].array is not None:
+                yield '/' + name, d[name]
+
+    def links(self, skipself=False):
+        """Yields the link and all its descendants.
+
+        Args:
+            skipself (bool): Whether to leave out the link itself.
+        """
+        if not skipself:
+            yield self
+
+    def namedlinks(self, skipself=False):
+        """Yields ``(path, link)`` pairs; the link itself is ``'/'``.
+
+        Args:
+            skipself (bool): Whether to leave out the link itself.
+        """
+        if not skipself:
+            yield '/', self
+
+    def children(self):
+        """Yields the direct child links."""
+        return iter(())
+
+    # Parameters as a whole ---------------------------------------------
+
+    def copyparams(self, link, copy_persistent=True):
+        """Copies the parameter values of another link of the same shape.
+
+        Args:
+            link (Link): The source link.
+            copy_persistent (bool): Whether to copy persistent values too.
+        """
+        src = link.__dict__
+        dst = self.__dict__
+        for name in self._params:
+            dst[name].copydata(src[name])
+        if copy_persistent:
+            for name in self._persistent:
+                d = dst[name]
+                s = src[name]
+                if device_resident._is_array(d) \
+                        and device_resident._is_array(s):
+                    backend.copyto(d, s)
+                else:
+                    dst[name] = copy.deepcopy(s)
+
+    def cleargrads(self):
+        """Clears the gradients of all parameters."""
+        for param in self.params():
+            param.cleargrad()
+
+    def zerograds(self):
+        """Fills the gradients with zeros (deprecated; use cleargrads)."""
+        warnings.warn(
+            'Link.zerograds is deprecated. Use Link.cleargrads instead.',
+            DeprecationWarning)
+        for param in self.params():
+            param.zerograd()
+
+    def addgrads(self, link):
+        """Adds the gradients of another link of the same structure.
+
+        Args:
+            link (Link): The source link.
+        """
+        src = link.__dict__
+        dst = self.__dict__
+        for name in self._params:
+            dst[name].addgrad(src[name])
+
+    def enable_update(self):
+        """Lets optimizers update the parameters again."""
+        for param in self.params():
+            rule = param.update_rule
+            if rule is not None:
+                rule.enabled = True
+
+    def disable_update(self):
+        """Keeps optimizers from updating the parameters."""
+        for param in self.params():
+            rule = param.update_rule
+            if rule is not None:
+                rule.enabled = False
+
+    @property
+    def update_enabled(self):
+        """Whether some parameter of the link is updated by its optimizer.
+        """
+        for param in self.params():
+            rule = param.update_rule
+            if rule is not None and rule.enabled:
+                return True
+        return False
+
+    def serialize(self, serializer):
+        """Saves or loads the parameters and persistent values.
+
+        Args:
+            serializer (~chainer.AbstractSerializer): A serializer or a
+                deserializer.
+        """
+        d = self.__dict__
+        for name in sorted(self._params):
+            param = d[name]
+            data = serializer(name, param.array)
+            if param.array is None and data is not None:
+                param.initialize(data.shape)
+                backend.copyto(param.array, data)
+        for name in sorted(self._persistent):
+            d[name] = serializer(name, d[name])
+
+    def repeat(self, n_repeat, mode='init'):
+        """Returns a :class:`~chainer.Sequential` of copies of the link.
+
+        Args:
+            n_repeat (int): Number of copies.
+            mode (str): Copy mode, as in :meth:`copy`; ``'init'`` by
+                default.
+        """
+        from chainer import sequential
+        ret = sequential.Sequential()
+        if n_repeat <= 0:
+            return ret
+        if mode not in ('init', 'copy', 'share'):
+            raise ValueError(
+                'The \'mode\' argument should be either \'init\', '
+                '\'copy\', or \'share\'. But {} was given.'.format(mode))
+        for _ in range(n_repeat):
+            ret.append(self.copy(mode))
+        return ret
+
+    def count_params(self):
+        """Returns the number of elements of all initialized parameters."""
+        size = 0
+        for name, param in self.namedparams():
+            if param.array is None:
+                warnings.warn(
+                    'Parameter \'{}\' has not been initialized, so the '
+                    'resulting count will not include the number of '
+                    'parameters in it.'.format(name))
+                continue
+            size += param.size
+        return size
+
+    # Hooks -------------------------------------------------------------
+
+    @property
+    def local_link_hooks(self):
+        """Ordered dictionary of the hooks registered on this link only."""
+        hooks = self._local_link_hooks
+        if hooks is None:
+            hooks = collections.OrderedDict()
+            self._local_link_hooks = hooks
+        return hooks
+
+    def add_hook(self, hook, name=None):
+        """Registers a link hook on this link.
+
+        Args:
+            hook (~chainer.LinkHook): The hook.
+            name (str): Its key; ``hook.name`` by default.
+
+        Returns:
+            Link: The link itself.
+        """
+        if not isinstance(hook, link_hook.LinkHook):
+            raise TypeError('Hook must be of type LinkHook')
+        if name is None:
+            name = hook.name
+        hooks = self.local_link_hooks
+        if name in hooks:
+            raise KeyError('Hook {} already exists'.format(name))
+        hooks[name] = hook
+        self._n_local_link_hooks = len(hooks)
+        hook.added(self)
+        return self
+
+    def delete_hook(self, name):
+        """Unregisters a hook added by :meth:`add_hook`.
+
+        Args:
+            name (str): Key of the hook.
+        """
+        hooks = self.local_link_hooks
+        if name not in hooks:
+            raise KeyError('Hook {} does not exist'.format(name))
+        hooks[name].deleted(self)
+        del hooks[name]
+        self._n_local_link_hooks = len(hooks)
+
+
+def _child_str(name, link):
+    lines = str(link).split('\n')
+    text = '\n'.join(['  ' + line for line in lines]).lstrip()
+    return '  ({}): {},'.format(name, text)
+
+
+class Chain(Link):
+    """A link made of named child links.
+
+    Child links are registered by assigning them to attributes inside
+    :meth:`init_scope`.
+
+    Args:
+        **links: Deprecated: child links by name.
+
+    Example:
+        >>> class MLP(chainer.Chain):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         with self.init_scope():
+        ...             self.l1 = L.Linear(None, 100)
+        ...             self.l2 = L.Linear(100, 10)
+        ...     def forward(self, x):
+        ...         return self.l2(F.relu(self.l1(x)))
+    """
+
+    def __init__(self, **links):
+        super().__init__()
+        self._children = set()
+        for name, link in links.items():
+            self.add_link(name, link)
+
+    def __str__(self):
+        d = self.__dict__
+        lines = ['{}('.format(self.__class__.__name__)]
+        for name in sorted(self._children):
+            lines.append(_child_str(name, d[name]))
+        lines.append(')')
+        return '\n'.join(lines)
+
+    def __getitem__(self, name):
+        """Returns the child link of the given name."""
+        return getattr(self, name)
+
+    def __setattr__(self, name, value):
+        if self.within_init_scope and isinstance(value, Link):
+            if hasattr(self, name):
+                raise AttributeError(
+                    'cannot register a new link {}: attribute exists'
+                    .format(name))
+            value.name = name
+            self._children.add(name)
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name):
+        children = self.__dict__.get('_children')
+        if children is not None:
+            children.discard(name)
+        super().__delattr__(name)
+
+    def add_link(self, name, link):
+        """Registers a child link (prefer :meth:`init_scope`).
+
+        Args:
+            name (str): Attribute name of the child.
+            link (Link): The child.
+        """
+        if name in self.__dict__:
+            raise AttributeError(
+                'cannot register a new link {}: attribute exists'.format(
+                    name))
+        if not isinstance(link, Link):
+            raise TypeError('cannot register a non-link object as a child')
+        with self.init_scope():
+            setattr(self, name, link)
+
+    def copy(self, mode='share'):
+        ret = super().copy(mode)
+        ret._children = set(ret._children)
+        d = ret.__dict__
+        for name in ret._children:
+            copied = d[name].copy(mode)
+            copied.name = name
+            d[name] = copied
+        return ret
+
+    def device_resident_accept(self, visitor):
+        super().device_resident_accept(visitor)
+        d = self.__dict__
+        for name in self._children:
+            d[name].device_resident_accept(visitor)
+
+    def params(self, include_uninit=True):
+        yield from super().params(include_uninit)
+        d = self.__dict__
+        for name in sorted(self._children):
+            yield from d[name].params(include_uninit)
+
+    def namedparams(self, include_uninit=True):
+        yield from super().namedparams(include_uninit)
+        d = self.__dict__
+        for name in sorted(self._children):
+            prefix = '/' + name
+            for path, param in d[name].namedparams(include_uninit):
+                yield prefix + path, param
+
+    def links(self, skipself=False):
+        if not skipself:
+            yield self
+        d = self.__dict__
+        for name in sorted(self._children):
+            yield from d[name].links()
+
+    def namedlinks(self, skipself=False):
+        if not skipself:
+            yield '/', self
+        d = self.__dict__
+        for name in sorted(self._children):
+            child = d[name]
+            prefix = '/' + name
+            yield prefix, child
+            for path, link in child.namedlinks(True):
+                yield prefix + path, link
+
+    def children(self):
+        d = self.__dict__
+        for name in sorted(self._children):
+            yield d[name]
+
+    def copyparams(self, link, copy_persistent=True):
+        super().copyparams(link, copy_persistent)
+        src = link.__dict__
+        dst = self.__dict__
+        for name in self._children:
+            dst[name].copyparams(src[name], copy_persistent)
+
+    def addgrads(self, link):
+        super().addgrads(link)
+        src = link.__dict__
+        dst = self.__dict__
+        for name in self._children:
+            dst[name].addgrads(src[name])
+
+    def serialize(self, serializer):
+        super().serialize(serializer)
+        d = self.__dict__
+        for name in sorted(self._children):
+            d[name].serialize(serializer[name])
+
+
+class ChainList(Link):
+    """A link made of a list of child links.
+
+    Args:
+        *links: The initial child links.
+    """
+
+    def __init__(self, *links):
+        super().__init__()
+        self._children = []
+        for link in links:
+            self.add_link(link)
+
+    def __str__(self):
+        lines = ['{}('.format(self.__class__.__name__)]
+        for i, link in enumerate(self._children):
+            lines.append(_child_str(i, link))
+        lines.append(')')
+        return '\n'.join(lines)
+
+    def __setattr__(self, name, value):
+        if self.within_init_scope and isinstance(value, Link):
+            raise TypeError(
+                'cannot register a new link within a "with chainlist.'
+                'init_scope():" block.')
+        super().__setattr__(name, value)
+
+    def __setitem__(self, index, value):
+        if not isinstance(value, Link):
+            raise TypeError('cannot register a non-link object as a child')
+        value.name = str(index)
+        self._children[index] = value
+
+    def __getitem__(self, index):
+        """Returns the child link at ``index``."""
+        return self._children[index]
+
+    def __iter__(self):
+        return iter(self._children)
+
+    def __len__(self):
+        return len(self._children)
+
+    def add_link(self, link):
+        """Appends a child link.
+
+        Args:
+            link (Link): The child.
+        """
+        if not isinstance(link, Link):
+            raise TypeError('cannot register a non-link object as a child')
+        link.name = str(len(self._children))
+        self._children.append(link)
+
+    append = add_link
+
+    def insert(self, index, link):
+        """Inserts a child link before ``index``.
+
+        Args:
+            index (int): Position.
+            link (Link): The child.
+        """
+        if index != len(self._children) and not (
+                -len(self._children) <= index < len(self._children)):
+            raise IndexError('Index out of range: {}'.format(index))
+        self._children.insert(index, link)
+        for i, child in enumerate(self._children):
+            child.name = str(i)
+
+    def copy(self, mode='share'):
+        ret = super().copy(mode)
+        ret._children = list(ret._children)
+        children = ret._children
+        for i, child in enumerate(children):
+            child = child.copy(mode)
+            child.name = str(i)
+            children[i] = child
+        return ret
+
+    def device_resident_accept(self, visitor):
+        super().device_resident_accept(visitor)
+        for link in self._children:
+            link.device_resident_accept(visitor)
+
+    def params(self, include_uninit=True):
+        yield from super().params(include_uninit)
+        for link in self._children:
+            yield from link.params(include_uninit)
+
+    def namedparams(self, include_uninit=True):
+        yield from super().namedparams(include_uninit)
+        for i, link in enumerate(self._children):
+            prefix = '/{}'.format(i)
+            for path, param in link.namedparams(include_uninit):
+                yield prefix + path, param
+
+    def links(self, skipself=False):
+        if not skipself:
+            yield self
+        for child in self._children:
+            yield from child.links()
+
+    def namedlinks(self, skipself=False):
+        if not skipself:
+            yield '/', self
+        for i, child in enumerate(self._children):
+            prefix = '/{}'.format(i)
+            yield prefix, child
+            for path, link in child.namedlinks(True):
+                yield prefix + path, link
+
+    def children(self):
+        yield from self._children
+
+    def copyparams(self, link, copy_persistent=True):
+        super().copyparams(link, copy_persistent)
+        for idx, child in enumerate(self._children):
+            child.copyparams(link[idx], copy_persistent)
+
+    def addgrads(self, link):
+        super().addgrads(link)
+        for idx, child in enumerate(self._children):
+            child.addgrads(link[idx])
+
+    def serialize(self, serializer):
+        super().serialize(serializer)
+        for idx, child in enumerate(self._children):
+            child.serialize(serializer[str(idx)])
+
