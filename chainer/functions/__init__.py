@@ -11,6 +11,10 @@ from chainer.functions.array.transpose import transpose  # NOQA
 
 from chainer.functions.math.basic_math import absolute  # NOQA
 from chainer.functions.math.basic_math import add  # NOQA
+from chainer.functions.math.exponential import exp  # NOQA
+from chainer.functions.math.exponential import log  # NOQA
+from chainer.functions.math.exponential import log10  # NOQA
+from chainer.functions.math.exponential import log2  # NOQA
 from chainer.functions.math.identity import identity  # NOQA
 from chainer.functions.math.matmul import batch_matmul  # NOQA
 from chainer.functions.math.matmul import matmul  # NOQA

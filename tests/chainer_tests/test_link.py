@@ -252,7 +252,8 @@ class Recorder(chainer.LinkHook):
         self.calls = []
 
     def forward_preprocess(self, args):
-        self.calls.append(('pre', type(args.link).__name__, args.args[0].shape))
+        self.calls.append(
+            ('pre', type(args.link).__name__, args.args[0].shape))
 
     def forward_postprocess(self, args):
         self.calls.append(('post', type(args.link).__name__,
