@@ -21,6 +21,8 @@ from chainer import device_resident  # NOQA
 from chainer import link_hook  # NOQA
 from chainer import link  # NOQA
 from chainer import sequential  # NOQA
+from chainer import serializer  # NOQA
+from chainer import reporter  # NOQA
 from chainer import computational_graph  # NOQA
 from chainer import function_hooks  # NOQA
 from chainer import gradient_check  # NOQA
@@ -50,6 +52,15 @@ from chainer.link import ChainList  # NOQA
 from chainer.link import Link  # NOQA
 from chainer.link_hook import LinkHook  # NOQA
 from chainer.sequential import Sequential  # NOQA
+from chainer.reporter import DictSummary  # NOQA
+from chainer.reporter import get_current_reporter  # NOQA
+from chainer.reporter import report  # NOQA
+from chainer.reporter import report_scope  # NOQA
+from chainer.reporter import Reporter  # NOQA
+from chainer.reporter import Summary  # NOQA
+from chainer.serializer import AbstractSerializer  # NOQA
+from chainer.serializer import Deserializer  # NOQA
+from chainer.serializer import Serializer  # NOQA
 from chainer.variable import as_array  # NOQA
 from chainer.variable import as_variable  # NOQA
 from chainer.variable import Parameter  # NOQA
