@@ -4,6 +4,7 @@ import collections
 import contextlib
 import copy
 import json
+import numbers
 import threading
 import warnings
 
@@ -210,7 +211,7 @@ class DictSummary:
     def add(self, d):
         """Adds the scalar entries of a dictionary.
 
-        Entries that are not scalars (nor 0-d arrays) are ignored. An entry
+        Entries that are not numbers (nor 0-d arrays) are ignored. An entry
         may be a ``(value, weight)`` pair.
 
         Args:
@@ -229,7 +230,8 @@ class DictSummary:
                         'Given weight to {} was not scalar.'.format(key))
             if isinstance(value, variable.Variable):
                 value = value.array
-            if numpy.isscalar(value) or getattr(value, 'ndim', -1) == 0:
+            if isinstance(value, numbers.Number) \
+                    or getattr(value, 'ndim', -1) == 0:
                 summaries[key].add(value, weight=weight)
 
     def compute_mean(self):
