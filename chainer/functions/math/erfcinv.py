@@ -1,0 +1,64 @@
+"""Element-wise inverse of the complementary error function."""
+
+import math
+
+from chainer.backends import cuda
+from chainer import function_node
+from chainer.functions.math import _scipy_special
+from chainer.functions.math import exponential
+from chainer import utils
+from chainer.utils import type_check
+
+
+_MINUS_HALF_SQRT_PI = -math.sqrt(math.pi) / 2
+
+
+class ErfcInv(function_node.FunctionNode):
+
+    """Element-wise inverse complementary error function; its derivative
+    is ``-sqrt(pi) / 2 * exp(y ** 2)``."""
+
+    is_elementwise = True
+
+    @property
+    def label(self):
+        return 'erfcinv'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward_cpu(self, inputs):
+        special = _scipy_special.get('erfcinv')
+        self.retain_outputs((0,))
+        x, = inputs
+        return utils.force_array(special.erfcinv(x), x.dtype),
+
+    def forward_gpu(self, inputs):
+        self.retain_outputs((0,))
+        return cuda.elementwise(
+            'T x', 'T y', 'y = erfcinv(x)', 'chainer_erfcinv',
+        )(inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return (_MINUS_HALF_SQRT_PI * exponential.exp(y * y) *
+                grad_outputs[0]),
+
+
+def erfcinv(x):
+    """Element-wise inverse of the complementary error function,
+    :math:`y_i = \\mathrm{erfc}^{-1}(x_i)`.
+
+    .. note::
+       On the CPU it needs SciPy (:func:`scipy.special.erfcinv`); without
+       it the forward computation raises :class:`ImportError`.
+
+    Args:
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable of
+            a float dtype, in :math:`[0, 2]`.
+
+    Returns:
+        ~chainer.Variable: Output variable, of the dtype of ``x``.
+    """
+    return ErfcInv().apply((x,))[0]

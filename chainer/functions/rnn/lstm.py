@@ -1,0 +1,304 @@
+import numpy
+
+from chainer import backend
+from chainer.backends import cuda
+from chainer import function
+from chainer import function_node
+from chainer.utils import type_check
+
+
+def _reshape_gates(x, n_gates, interleaved):
+    # ``x`` with its second axis split into gates and units. The gates are
+    # interleaved (each unit's gates side by side, as LSTM lays them out)
+    # or one after another (as TreeLSTM does). Returns the reshaped view
+    # and the axis of its gates.
+    units = x.shape[1] // n_gates
+    if interleaved:
+        return x.reshape((len(x), units, n_gates) + x.shape[2:]), 2
+    return x.reshape((len(x), n_gates, units) + x.shape[2:]), 1
+
+
+def _gates(x, n_gates, interleaved):
+    """Views of the ``n_gates`` gates packed in the second axis of ``x``."""
+    r, axis = _reshape_gates(x, n_gates, interleaved)
+    if axis == 2:
+        return [r[:, :, k] for k in range(n_gates)]
+    return [r[:, k] for k in range(n_gates)]
+
+
+def _activate_gates(x, n_gates, interleaved):
+    """The gates of ``x``, the first through tanh and the others through the
+    sigmoid, as views of one new array.
+
+    The sigmoid is computed as ``tanh(x / 2) / 2 + 1 / 2``, stable for any
+    ``x``. It is applied to the whole array at once (contiguous loops are
+    much faster than loops over one gate, strided), then the first gate is
+    overwritten with its tanh.
+    """
+    xp = backend.get_array_module(x)
+    g = x * 0.5
+    xp.tanh(g, out=g)
+    g *= 0.5
+    g += 0.5
+    gates = _gates(g, n_gates, interleaved)
+    xp.tanh(_gates(x, n_gates, interleaved)[0], out=gates[0])
+    return gates
+
+
+_preamble = '''
+template <typename T> __device__ T sigmoid(T x) {
+    const T half = 0.5;
+    return tanh(x * half) * half + half;
+}
+'''
+
+
+def _check_cell_and_input(c_type, x_type, n_gates):
+    # Shared contract of a cell state and its input array.
+    type_check.expect(
+        c_type.ndim >= 2,
+        x_type.ndim == c_type.ndim,
+    )
+    type_check.expect(x_type.shape[1] == n_gates * c_type.shape[1])
+    for i in range(2, type_check.eval(c_type.ndim)):
+        type_check.expect(x_type.shape[i] == c_type.shape[i])
+
+
+class LSTM(function_node.FunctionNode):
+
+    """Long short-term memory unit with forget gate.
+
+    It has two inputs (c, x) and two outputs (c, h), where c indicates the
+    cell state. x must have four times channels compared to the number of
+    units.
+
+    """
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('c', 'x'))
+        c_type, x_type = in_types
+        type_check.expect(
+            c_type.dtype.kind == 'f',
+            x_type.dtype == c_type.dtype,
+        )
+        _check_cell_and_input(c_type, x_type, 4)
+        type_check.expect(x_type.shape[0] <= c_type.shape[0])
+
+    def forward_cpu(self, inputs):
+        self.retain_inputs((0, 1))
+        c_prev, x = inputs
+        batch = len(x)
+        a, i, f, o = _activate_gates(x, 4, True)
+        c_next = numpy.empty_like(c_prev)
+        c = c_next[:batch]
+        numpy.multiply(a, i, out=c)
+        f *= c_prev[:batch]
+        c += f
+        c_next[batch:] = c_prev[batch:]
+        h = numpy.tanh(c)
+        h *= o
+        self.retain_outputs((0,))
+        return c_next, h
+
+    def forward_gpu(self, inputs):
+        self.retain_inputs((0, 1))
+        c_prev, x = inputs
+        batch = len(x)
+        a, i, f, o = _gates(x, 4, True)
+        c_next = cuda.cupy.empty_like(c_prev)
+        h = cuda.cupy.empty((batch,) + c_prev.shape[1:], c_prev.dtype)
+        # ``i`` and ``n`` are reserved names in CuPy kernels.
+        cuda.elementwise(
+            'T c_prev, T a_x, T i_x, T f_x, T o_x', 'T c, T h',
+            '''
+            c = tanh(a_x) * sigmoid(i_x) + sigmoid(f_x) * c_prev;
+            h = tanh(c) * sigmoid(o_x);
+            ''',
+            'chainer_lstm_fwd', preamble=_preamble)(
+                c_prev[:batch], a, i, f, o, c_next[:batch], h)
+        c_next[batch:] = c_prev[batch:]
+        self.retain_outputs((0,))
+        return c_next, h
+
+    def backward(self, indexes, grad_outputs):
+        c_prev, x = self.get_retained_inputs()
+        c_next, = self.get_retained_outputs()
+        gc, gh = grad_outputs
+        return LSTMGrad()(c_prev, x, c_next, gc, gh)
+
+
+class LSTMGrad(function.Function):
+
+    """Gradient of :class:`LSTM`, differentiable once more."""
+
+    def forward_cpu(self, inputs):
+        c_prev, x, c_next, gc, gh = inputs
+        batch = len(x)
+        a, i, f, o = _activate_gates(x, 4, True)
+        co = numpy.tanh(c_next[:batch])
+        gc_prev = numpy.empty_like(c_prev)
+        # total = gc + gh * o * tanh'(c): the gradient reaching c.
+        if gh is None:
+            total = numpy.zeros_like(co)
+        else:
+            total = o * gh
+            total *= 1 - co * co
+        if gc is None:
+            gc_prev[batch:] = 0
+        else:
+            total += gc[:batch]
+            gc_prev[batch:] = gc[batch:]
+        numpy.multiply(total, f, out=gc_prev[:batch])
+        gx = numpy.empty(x.shape, x.dtype)
+        ga, gi, gf, go = _gates(gx, 4, True)
+        numpy.multiply(total, i * (1 - a * a), out=ga)
+        numpy.multiply(total, a * i * (1 - i), out=gi)
+        numpy.multiply(total, c_prev[:batch] * f * (1 - f), out=gf)
+        if gh is None:
+            go[...] = 0
+        else:
+            numpy.multiply(gh, co * o * (1 - o), out=go)
+        return gc_prev, gx
+
+    def forward_gpu(self, inputs):
+        cupy = cuda.cupy
+        c_prev, x, c_next, gc, gh = inputs
+        batch = len(x)
+        zero = x.dtype.type(0)
+        gx = cupy.empty(x.shape, x.dtype)
+        ga, gi, gf, go = _gates(gx, 4, True)
+        a, i, f, o = _gates(x, 4, True)
+        gc_prev = cupy.empty_like(c_prev)
+        if gc is None:
+            gc_prev[batch:] = 0
+            gc_b = zero
+        else:
+            gc_prev[batch:] = gc[batch:]
+            gc_b = gc[:batch]
+        cuda.elementwise(
+            'T c_prev, T c, T gc, T gh, T a_x, T i_x, T f_x, T o_x',
+            'T gc_prev, T ga, T gi, T gf, T go',
+            '''
+            T aa = tanh(a_x);
+            T ai = sigmoid(i_x);
+            T af = sigmoid(f_x);
+            T ao = sigmoid(o_x);
+            T co = tanh(c);
+            T total = gc + gh * ao * (1 - co * co);
+            gc_prev = total * af;
+            ga = total * ai * (1 - aa * aa);
+            gi = total * aa * ai * (1 - ai);
+            gf = total * c_prev * af * (1 - af);
+            go = gh * co * ao * (1 - ao);
+            ''',
+            'chainer_lstm_bwd', preamble=_preamble)(
+                c_prev[:batch], c_next[:batch], gc_b,
+                zero if gh is None else gh, a, i, f, o,
+                gc_prev[:batch], ga, gi, gf, go)
+        return gc_prev, gx
+
+    def backward(self, inputs, grad_outputs):
+        xp = backend.get_array_module(*inputs)
+        c_prev, x, c_next, gc, gh = inputs
+        ggc_prev, ggx = grad_outputs
+        batch = len(x)
+        zero = x.dtype.type(0)
+        a, i, f, o = _activate_gates(x, 4, True)
+        cp = c_prev[:batch]
+        co = xp.tanh(c_next[:batch])
+        da = 1 - a * a
+        di = i * (1 - i)
+        df = f * (1 - f)
+        do = o * (1 - o)
+        dco = 1 - co * co
+        gc_b = zero if gc is None else gc[:batch]
+        gh_b = zero if gh is None else gh
+        total = gc_b + gh_b * o * dco
+
+        g_top = zero if ggc_prev is None else ggc_prev[:batch]
+        if ggx is None:
+            gga = ggi = ggf = ggo = zero
+        else:
+            gga, ggi, ggf, ggo = _gates(ggx, 4, True)
+        # The gradient reaching ``total``, which all first-order outputs
+        # but go share.
+        g_total = (g_top * f + gga * i * da + ggi * a * di
+                   + ggf * cp * df)
+
+        g_c_prev = xp.zeros_like(c_prev)
+        g_c_prev[:batch] = ggf * total * df
+        g_x = xp.empty(x.shape, x.dtype)
+        g_a, g_i, g_f, g_o = _gates(g_x, 4, True)
+        g_a[...] = total * da * (ggi * di - 2 * gga * i * a)
+        g_i[...] = total * di * (gga * da + ggi * a * (1 - 2 * i))
+        g_f[...] = total * df * (g_top + ggf * cp * (1 - 2 * f))
+        g_o[...] = gh_b * do * (g_total * dco + ggo * co * (1 - 2 * o))
+        g_c_next = xp.zeros_like(c_next)
+        g_c_next[:batch] = gh_b * dco * (ggo * do - 2 * g_total * o * co)
+
+        g_gc = g_gh = None
+        if gc is not None:
+            g_gc = xp.empty_like(gc)
+            g_gc[:batch] = g_total
+            g_gc[batch:] = 0 if ggc_prev is None else ggc_prev[batch:]
+        if gh is not None:
+            g_gh = g_total * o * dco + ggo * co * do
+            g_gh = xp.broadcast_to(g_gh, gh.shape).astype(gh.dtype)
+        return g_c_prev, g_x, g_c_next, g_gc, g_gh
+
+
+def lstm(c_prev, x):
+    """Long Short-Term Memory units as an activation function.
+
+    The input array ``x`` holds the pre-activations of four gates for
+    each unit of the cell state ``c_prev``: along the second axis, ``x`` has
+    ``4 * n_units`` channels laid out unit by unit, each unit's four
+    consecutive values being :math:`a` (the cell input), :math:`i` (the
+    input gate), :math:`f` (the forget gate) and :math:`o` (the output
+    gate). It computes
+
+    .. math::
+
+        c &= \\tanh(a) \\sigma(i) + c_{\\text{prev}} \\sigma(f), \\\\
+        h &= \\tanh(c) \\sigma(o),
+
+    where :math:`\\sigma` is the logistic sigmoid.
+
+    Sequences of different lengths are handled by a mini-batch that shrinks
+    with time: ``x`` may have fewer rows than ``c_prev``, in which case
+    only ``c[:len(x)]`` is updated and ``c[len(x):]`` is passed through
+    unchanged. Sort the sequences by decreasing length for this.
+
+    Args:
+        c_prev (:class:`~chainer.Variable` or :ref:`ndarray`): The previous
+            cell state, of shape ``(B, n_units, ...)``: zeros at the first
+            step, then the ``c`` of the previous call.
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The gate
+            pre-activations, of shape ``(B', 4 * n_units, ...)`` with
+            ``B' <= B``.
+
+    Returns:
+        tuple: Two :class:`~chainer.Variable` objects ``c`` (the new cell
+        state, shaped as ``c_prev``) and ``h`` (the output, of shape
+        ``(B', n_units, ...)``).
+
+    .. seealso:: :class:`~chainer.links.LSTM`
+
+    .. admonition:: Example
+
+        The gate pre-activations usually come from the input ``y`` and the
+        previous output ``h`` through two linear maps:
+
+        >>> n_units = 3
+        >>> y = np.zeros((2, 5), np.float32)
+        >>> h = np.zeros((2, n_units), np.float32)
+        >>> c = np.zeros((2, n_units), np.float32)
+        >>> w = np.ones((4 * n_units, 5), np.float32)
+        >>> v = np.ones((4 * n_units, n_units), np.float32)
+        >>> x = F.matmul(y, w, transb=True) + F.matmul(h, v, transb=True)
+        >>> c, h = F.lstm(c, x)
+        >>> c.shape, h.shape
+        ((2, 3), (2, 3))
+
+    """
+    return LSTM().apply((c_prev, x))
