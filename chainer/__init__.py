@@ -12,6 +12,7 @@ from chainer import initializer  # NOQA
 from chainer import initializers  # NOQA
 from chainer import utils  # NOQA
 from chainer import variable
+from chainer import warnings  # NOQA
 
 from chainer import function_node  # NOQA
 from chainer import function  # NOQA

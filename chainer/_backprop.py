@@ -306,7 +306,12 @@ def _nodes_between(output_nodes, input_nodes):
             continue
         seen.add(func)
         funcs.append(func)
-        stack.extend([x._creator_node for x in func.inputs])
+        for x in func.inputs:
+            # A gradient made by an old-style function has a creator whose
+            # own inputs are unknown: it cannot be differentiated again.
+            x._check_old_style_gradient()
+            if x._requires_grad:
+                stack.append(x._creator_node)
     funcs.sort(key=lambda f: f.rank)
 
     on_path = set(input_nodes)

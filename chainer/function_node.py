@@ -24,7 +24,7 @@ _global_settings = configuration.global_config.__dict__
 
 
 def _make_output(func, data, requires_grad):
-    if not isinstance(data, _ARRAY_TYPES):
+    if not isinstance(data, _ARRAY_TYPES) and data is not None:
         raise TypeError(
             'forward of {} must return a tuple of arrays, not {}'.format(
                 func.label, type(data)))
@@ -41,8 +41,12 @@ def _make_output(func, data, requires_grad):
     node.name = None
     node._requires_grad = requires_grad
     node._old_style_grad_generator = None
-    node.dtype = data.dtype
-    node.shape = data.shape
+    if data is None:
+        node.dtype = None
+        node.shape = None
+    else:
+        node.dtype = data.dtype
+        node.shape = data.shape
     var._node = node
     return var
 
@@ -182,7 +186,7 @@ class FunctionNode:
                 hook.forward_postprocess(self, in_data)
 
         if local.get('debug', settings['debug']):
-            if any([_contains_nan(y) for y in outputs]):
+            if any([y is not None and _contains_nan(y) for y in outputs]):
                 raise RuntimeError(
                     'NaN is detected on forward computation of {}'.format(
                         self.label))

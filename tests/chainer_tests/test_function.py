@@ -174,4 +174,14 @@ def test_check_backward_on_old_style():
     chainer.gradient_check.check_backward(lambda x: Exp()(x), x, gy)
 
 
+
+def test_grad_refuses_graph_through_old_style_gradient():
+    x = _var([0, 1])
+    y = Exp()(x)
+    gx, = chainer.grad([y], [x], enable_double_backprop=True)
+    z = F.sum(gx * 2)
+    with pytest.raises(RuntimeError, match='twice-differentiate'):
+        chainer.grad([z], [x])
+
+
 testing.run_module(__name__, __file__)

@@ -413,4 +413,20 @@ class TestScaleGradient:
             dtype=numpy.float64, atol=1e-3, rtol=1e-3)
 
 
+
+def test_none_output_becomes_empty_variable():
+    class WithNone(chainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2, None
+
+        def backward(self, indexes, grad_outputs):
+            return grad_outputs[0] * 2,
+
+    x = _var([1, 2])
+    y, nothing = WithNone().apply((x,))
+    assert nothing.array is None
+    F.sum(y).backward()
+    numpy.testing.assert_allclose(x.grad, [2, 2])
+
+
 testing.run_module(__name__, __file__)

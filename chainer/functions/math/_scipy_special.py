@@ -9,6 +9,8 @@ import warnings
 
 import numpy
 
+from chainer import warnings as chainer_warnings
+
 
 _special = None
 
@@ -42,9 +44,10 @@ def get(func_name):
 def get_or_fallback(func_name, scalar_func):
     """Returns ``scipy.special.<func_name>``, or a slow replacement.
 
-    Without SciPy, a :class:`RuntimeWarning` says that the computation will
-    be slow, and ``scalar_func`` (a function of one Python float, such as
-    :func:`math.erf`) is applied element by element instead.
+    Without SciPy, a :class:`~chainer.warnings.PerformanceWarning` says that
+    the computation will be slow, and ``scalar_func`` (a function of one
+    Python float, such as :func:`math.erf`) is applied element by element
+    instead.
 
     Args:
         func_name (str): Name of the function in :mod:`scipy.special`.
@@ -59,5 +62,5 @@ def get_or_fallback(func_name, scalar_func):
         warnings.warn(
             'SciPy is not available. Forward computation of {} in CPU can '
             'be slow without SciPy (pip install scipy).'.format(func_name),
-            RuntimeWarning)
+            chainer_warnings.PerformanceWarning)
         return numpy.vectorize(scalar_func, otypes=(numpy.float64,))
