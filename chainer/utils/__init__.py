@@ -105,3 +105,15 @@ def _raise_from(exc_type, message, orig_exc):
     message = '{}\n\n(caused by)\n{}: {}\n'.format(
         message, type(orig_exc).__name__, orig_exc)
     raise exc_type(message) from orig_exc
+
+
+from chainer.utils import conv  # NOQA
+from chainer.utils import conv_nd  # NOQA
+from chainer.utils import sparse  # NOQA
+from chainer.utils import walker_alias  # NOQA
+from chainer.utils.conv import get_conv_outsize  # NOQA
+from chainer.utils.conv import get_deconv_outsize  # NOQA
+from chainer.utils.sparse import CooMatrix  # NOQA
+from chainer.utils.sparse import get_order  # NOQA
+from chainer.utils.sparse import to_coo  # NOQA
+from chainer.utils.walker_alias import WalkerAlias  # NOQA

@@ -37,9 +37,7 @@ class FFT(function_node.FunctionNode):
         dtype = real.dtype
         ctype = numpy.complex128 if dtype == numpy.float64 \
             else numpy.complex64
-        x = xp.empty(real.shape, ctype)
-        x.real = real
-        x.imag = imag
+        x = (real + 1j * imag).astype(ctype, copy=False)
         y = getattr(xp.fft, self._method)(x)
         return (y.real.astype(dtype, copy=True),
                 y.imag.astype(dtype, copy=True))

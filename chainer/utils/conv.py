@@ -1,0 +1,335 @@
+"""Output sizes and patch arrays of two-dimensional convolution.
+
+``im2col`` gathers, for every output pixel of a convolution (or pooling),
+the input values its filter window sees: an image of shape ``(n, c, h, w)``
+becomes a *column* array of shape ``(n, c, kh, kw, out_h, out_w)``, so that
+a convolution is one matrix product with the filter. ``col2im`` is its
+transpose: it sums such an array back into an image, which gives the
+gradient of ``im2col``.
+
+The ``*_cpu`` functions take NumPy arrays, the ``*_gpu`` ones CuPy arrays,
+and :func:`im2col` / :func:`col2im` pick one by the array type. The
+private N-dimensional helpers below them are shared with
+:mod:`chainer.utils.conv_nd` and the convolution and pooling functions;
+they are written once for NumPy and CuPy.
+"""
+
+import itertools
+
+import numpy
+
+from chainer.backends import cuda
+
+
+def get_conv_outsize(size, k, s, p, cover_all=False, d=1):
+    """Returns the output length of a convolution along one axis.
+
+    Args:
+        size (int): Input length.
+        k (int): Filter length.
+        s (int): Stride.
+        p (int): Padding added on both ends.
+        cover_all (bool): If ``True``, one more output is added when the
+            last window would leave input elements uncovered.
+        d (int): Dilation of the filter.
+
+    Returns:
+        int: The output length.
+
+    .. seealso:: :func:`get_deconv_outsize`
+    """
+    span = (k - 1) * d + 1
+    room = size + 2 * p - span
+    if cover_all:
+        room += s - 1
+    return room // s + 1
+
+
+def get_deconv_outsize(size, k, s, p, cover_all=False, d=1):
+    """Returns the output length of a deconvolution along one axis.
+
+    It inverts :func:`get_conv_outsize`: a convolution with the same
+    arguments maps the returned length back to ``size``.
+
+    Args:
+        size (int): Input length.
+        k (int): Filter length.
+        s (int): Stride.
+        p (int): Padding.
+        cover_all (bool): Whether the matching convolution uses
+            ``cover_all``.
+        d (int): Dilation of the filter.
+
+    Returns:
+        int: The output length.
+
+    .. seealso:: :func:`get_conv_outsize`
+    """
+    span = (k - 1) * d + 1
+    out = s * (size - 1) + span - 2 * p
+    if cover_all:
+        out -= s - 1
+    return out
+
+
+def _xp(x):
+    # numpy or cupy, by the type of one array.
+    if isinstance(x, numpy.ndarray):
+        return numpy
+    return cuda.cupy
+
+
+def _padded(x, pad_lo, pad_hi, pval):
+    # x with its spatial axes (2, 3, ...) padded by pval; x when no padding.
+    if not any(pad_lo) and not any(pad_hi):
+        return x
+    dims = x.shape[2:]
+    shape = x.shape[:2] + tuple(
+        lo + d + hi for lo, d, hi in zip(pad_lo, dims, pad_hi))
+    xp = _xp(x)
+    if pval == 0:
+        out = xp.zeros(shape, x.dtype)
+    else:
+        out = xp.full(shape, pval, x.dtype)
+    out[(slice(None), slice(None)) + tuple(
+        slice(lo, lo + d) for lo, d in zip(pad_lo, dims))] = x
+    return out
+
+
+def _patches(x, ksize, stride, pad, outs, dilate, pval=0):
+    # Strided view (n, c, k_1, ..., k_N, out_1, ..., out_N) of the windows
+    # of x padded with pval; nothing is copied beyond the padding. Read
+    # only: windows overlap in memory.
+    span_ends = [(o - 1) * s + (k - 1) * d + 1
+                 for o, s, k, d in zip(outs, stride, ksize, dilate)]
+    pad_hi = [max(0, e - p - size)
+              for e, p, size in zip(span_ends, pad, x.shape[2:])]
+    xpad = _padded(x, pad, pad_hi, pval)
+    steps = xpad.strides[2:]
+    strides = (xpad.strides[:2]
+               + tuple(st * d for st, d in zip(steps, dilate))
+               + tuple(st * s for st, s in zip(steps, stride)))
+    xp = _xp(x)
+    return xp.lib.stride_tricks.as_strided(
+        xpad, x.shape[:2] + tuple(ksize) + tuple(outs), strides)
+
+
+def _kernel_offsets(ksize, stride, outs, dilate):
+    # For each filter offset, its index and the slices of the (padded)
+    # image that it visits at all the output positions.
+    for offset in itertools.product(*[range(k) for k in ksize]):
+        yield offset, tuple(
+            slice(i * d, i * d + (o - 1) * s + 1, s)
+            for i, d, o, s in zip(offset, dilate, outs, stride))
+
+
+def _col2im(col, stride, pad, dims, dilate, channel_major=False):
+    # Sums the patches of col back into an image of spatial shape dims.
+    # col is (n, c, k..., out...), or (c, k..., n, out...) when
+    # channel_major; the result is (n, c, dims...) either way (a transposed
+    # view in the channel-major case). col may be a broadcast view.
+    ndim = len(dims)
+    if channel_major:
+        lead = (col.shape[0], col.shape[ndim + 1])
+        ksize = col.shape[1:ndim + 1]
+    else:
+        lead = col.shape[:2]
+        ksize = col.shape[2:ndim + 2]
+    outs = col.shape[ndim + 2:]
+    extent = tuple(max(p + size, (o - 1) * s + (k - 1) * d + 1)
+                   for p, size, o, s, k, d
+                   in zip(pad, dims, outs, stride, ksize, dilate))
+    spans = [(k - 1) * d + 1 for k, d in zip(ksize, dilate)]
+    # Windows that do not overlap write each element at most once.
+    disjoint = all(s >= span for s, span in zip(stride, spans))
+    xp = _xp(col)
+    # Windows that tile the image without gaps write every element.
+    if disjoint and all(s == span == k and o * s == e for s, span, k, o, e
+                        in zip(stride, spans, ksize, outs, extent)):
+        img = xp.empty(lead + extent, col.dtype)
+    else:
+        img = xp.zeros(lead + extent, col.dtype)
+    colon = slice(None)
+    for offset, window in _kernel_offsets(ksize, stride, outs, dilate):
+        if channel_major:
+            patch = col[(colon,) + offset]
+        else:
+            patch = col[(colon, colon) + offset]
+        if disjoint:
+            img[(colon, colon) + window] = patch
+        else:
+            img[(colon, colon) + window] += patch
+    img = img[(colon, colon) + tuple(
+        slice(p, p + size) for p, size in zip(pad, dims))]
+    if channel_major:
+        img = img.swapaxes(0, 1)
+    return img
+
+
+def _out_sizes(img_shape, kh, kw, sy, sx, ph, pw, cover_all, dy, dx,
+               out_h, out_w):
+    h, w = img_shape[2:]
+    if out_h is None:
+        out_h = get_conv_outsize(h, kh, sy, ph, cover_all, dy)
+    assert out_h > 0, 'Height in the output should be positive.'
+    if out_w is None:
+        out_w = get_conv_outsize(w, kw, sx, pw, cover_all, dx)
+    assert out_w > 0, 'Width in the output should be positive.'
+    return out_h, out_w
+
+
+def im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1,
+               dx=1, out_h=None, out_w=None):
+    """Gathers the filter windows of a NumPy image into a column array.
+
+    Args:
+        img (numpy.ndarray): Image of shape ``(n, c, h, w)``.
+        kh (int): Filter height.
+        kw (int): Filter width.
+        sy (int): Vertical stride.
+        sx (int): Horizontal stride.
+        ph (int): Vertical padding.
+        pw (int): Horizontal padding.
+        pval (float): Value of the padded elements.
+        cover_all (bool): See :func:`get_conv_outsize`.
+        dy (int): Vertical dilation.
+        dx (int): Horizontal dilation.
+        out_h (int): Output height; computed when ``None``.
+        out_w (int): Output width; computed when ``None``.
+
+    Returns:
+        numpy.ndarray: A new array of shape
+        ``(n, c, kh, kw, out_h, out_w)``.
+    """
+    outs = _out_sizes(img.shape, kh, kw, sy, sx, ph, pw, cover_all, dy, dx,
+                      out_h, out_w)
+    return _patches(img, (kh, kw), (sy, sx), (ph, pw), outs, (dy, dx),
+                    pval).copy()
+
+
+_im2col_kernel_code = '''
+    int out_x = i % out_w;
+    int rest = i / out_w;
+    int out_y = rest % out_h;
+    rest /= out_h;
+    int kx = rest % kw;
+    rest /= kw;
+    int ky = rest % kh;
+    int plane = rest / kh;
+    int y = out_y * sy - ph + ky * dy;
+    int x = out_x * sx - pw + kx * dx;
+    if (0 <= y && y < h && 0 <= x && x < w) {
+        col = img[(plane * h + y) * w + x];
+    } else {
+        col = 0;
+    }
+'''
+
+_col2im_kernel_code = '''
+    int x = i % w + pw;
+    int rest = i / w;
+    int y = rest % h + ph;
+    int plane = rest / h;
+    T val = 0;
+    for (int ky = 0; ky < kh; ++ky) {
+        int oy = y - ky * dy;
+        if (oy < 0 || oy % sy != 0) continue;
+        oy /= sy;
+        if (oy >= out_h) continue;
+        for (int kx = 0; kx < kw; ++kx) {
+            int ox = x - kx * dx;
+            if (ox < 0 || ox % sx != 0) continue;
+            ox /= sx;
+            if (ox >= out_w) continue;
+            val = val + col[(((plane * kh + ky) * kw + kx) * out_h + oy)
+                            * out_w + ox];
+        }
+    }
+    img = val;
+'''
+
+_kernel_params = ('int32 h, int32 w, int32 out_h, int32 out_w, int32 kh, '
+                  'int32 kw, int32 sy, int32 sx, int32 ph, int32 pw, '
+                  'int32 dy, int32 dx')
+
+
+def im2col_gpu(img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1,
+               out_h=None, out_w=None):
+    """Gathers the filter windows of a CuPy image into a column array.
+
+    The arguments are those of :func:`im2col_cpu` except ``pval``: the
+    padding is zero.
+
+    Returns:
+        cupy.ndarray: A new array of shape ``(n, c, kh, kw, out_h, out_w)``.
+    """
+    out_h, out_w = _out_sizes(img.shape, kh, kw, sy, sx, ph, pw, cover_all,
+                              dy, dx, out_h, out_w)
+    n, c, h, w = img.shape
+    col = cuda.cupy.empty((n, c, kh, kw, out_h, out_w), img.dtype)
+    cuda.elementwise(
+        'raw T img, ' + _kernel_params, 'T col', _im2col_kernel_code,
+        'chainer_im2col')(
+            cuda.cupy.ascontiguousarray(img),
+            h, w, out_h, out_w, kh, kw, sy, sx, ph, pw, dy, dx, col)
+    return col
+
+
+def im2col(img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1,
+           out_h=None, out_w=None):
+    """Calls :func:`im2col_gpu` or :func:`im2col_cpu` by the array type."""
+    if isinstance(img, cuda.ndarray):
+        func = im2col_gpu
+    else:
+        func = im2col_cpu
+    return func(img, kh, kw, sy, sx, ph, pw, cover_all=cover_all, dy=dy,
+                dx=dx, out_h=out_h, out_w=out_w)
+
+
+def col2im_cpu(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
+    """Sums a NumPy column array back into an image.
+
+    Args:
+        col (numpy.ndarray): Array of shape
+            ``(n, c, kh, kw, out_h, out_w)``.
+        sy (int): Vertical stride.
+        sx (int): Horizontal stride.
+        ph (int): Vertical padding.
+        pw (int): Horizontal padding.
+        h (int): Image height.
+        w (int): Image width.
+        dy (int): Vertical dilation.
+        dx (int): Horizontal dilation.
+
+    Returns:
+        numpy.ndarray: The image of shape ``(n, c, h, w)``, where each
+        element is the sum of the column entries that gathered it.
+    """
+    return _col2im(col, (sy, sx), (ph, pw), (h, w), (dy, dx))
+
+
+def col2im_gpu(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
+    """Sums a CuPy column array back into an image.
+
+    The arguments are those of :func:`col2im_cpu`.
+
+    Returns:
+        cupy.ndarray: The image of shape ``(n, c, h, w)``.
+    """
+    n, c, kh, kw, out_h, out_w = col.shape
+    img = cuda.cupy.empty((n, c, h, w), col.dtype)
+    cuda.elementwise(
+        'raw T col, ' + _kernel_params, 'T img', _col2im_kernel_code,
+        'chainer_col2im')(
+            cuda.cupy.ascontiguousarray(col),
+            h, w, out_h, out_w, kh, kw, sy, sx, ph, pw, dy, dx, img)
+    return img
+
+
+def col2im(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
+    """Calls :func:`col2im_gpu` or :func:`col2im_cpu` by the array type."""
+    if isinstance(col, cuda.ndarray):
+        func = col2im_gpu
+    else:
+        func = col2im_cpu
+    return func(col, sy, sx, ph, pw, h, w, dy, dx)
