@@ -24,6 +24,8 @@ from chainer import link  # NOQA
 from chainer import sequential  # NOQA
 from chainer import serializer  # NOQA
 from chainer import reporter  # NOQA
+from chainer import links  # NOQA
+from chainer import link_hooks  # NOQA
 from chainer import computational_graph  # NOQA
 from chainer import function_hooks  # NOQA
 from chainer import gradient_check  # NOQA

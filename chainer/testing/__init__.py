@@ -2,7 +2,8 @@
 
 Parameterized test classes (:func:`parameterize`, :func:`product`),
 backend injection (:func:`inject_backend_tests`, :class:`BackendConfig`),
-the function test harness (:class:`FunctionTestCase`), array assertions
+the function and link test harnesses (:class:`FunctionTestCase`,
+:class:`LinkTestCase`, :class:`LinkInitializersTestCase`), array assertions
 (:func:`assert_allclose`), fixed random seeds (:func:`fix_random`) and
 smaller helpers. :mod:`chainer.testing.attr` holds the pytest marks and
 :mod:`chainer.testing.condition` the decorators for flaky tests.
@@ -13,6 +14,9 @@ from chainer.testing.backend import BackendConfig  # NOQA
 from chainer.testing.backend import inject_backend_tests  # NOQA
 from chainer.testing.function_link import FunctionTestCase  # NOQA
 from chainer.testing.function_link import FunctionTestError  # NOQA
+from chainer.testing.function_link import InitializerArgument  # NOQA
+from chainer.testing.function_link import LinkInitializersTestCase  # NOQA
+from chainer.testing.function_link import LinkTestCase  # NOQA
 from chainer.testing.function_link import LinkTestError  # NOQA
 from chainer.testing.helper import assert_warns  # NOQA
 from chainer.testing.helper import patch  # NOQA

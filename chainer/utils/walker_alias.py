@@ -37,13 +37,14 @@ class WalkerAlias(device_resident.DeviceResident):
         # Walk the values by increasing probability: bucket ``filled``
         # takes each value as its first entry, and a value whose scaled
         # probability exceeds one also tops up the earlier buckets
-        # ``donated`` .. ``filled - 1`` as their second entry.
+        # ``donated`` .. ``filled - 1`` as their second entry. The scaled
+        # probabilities are tracked in double precision.
         filled = donated = 0
         for p, i in sorted(zip(prob, range(n))):
-            p = p * n
+            p = float(p) * n
             while p > 1 and donated < filled:
                 values[donated * 2 + 1] = i
-                p -= 1.0 - threshold[donated]
+                p -= 1.0 - float(threshold[donated])
                 donated += 1
             threshold[filled] = p
             values[filled * 2] = i

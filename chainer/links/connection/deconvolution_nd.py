@@ -1,0 +1,118 @@
+"""N-dimensional deconvolution (transposed convolution) layers."""
+
+from chainer.functions.connection import deconvolution_nd
+from chainer import initializers
+from chainer import link
+from chainer.links.connection.convolution_2d import _bias_parameter
+from chainer.links.connection.convolution_2d import _check_groups
+from chainer.utils import conv_nd
+from chainer import variable
+
+
+class DeconvolutionND(link.Link):
+    """N-dimensional deconvolution layer, holding the filters and the bias
+    of :func:`~chainer.functions.deconvolution_nd`.
+
+    ``W`` has shape ``(in_channels, out_channels / groups, k_1, ..., k_N)``
+    and ``b`` shape ``(out_channels,)``.
+
+    Args:
+        ndim (int): Number of spatial axes ``N``.
+        in_channels (int or None): Number of input channels; ``None`` for
+            lazy initialization. With ``ksize`` omitted, the two channel
+            arguments are ``out_channels`` and ``ksize``.
+        out_channels (int): Number of output channels.
+        ksize (int or tuple of ints): Filter size.
+        stride (int or tuple of ints): Step of the filter on the output.
+        pad (int or tuple of ints): Padding cropped from the output.
+        nobias (bool): If ``True``, there is no bias.
+        outsize (tuple of ints): Expected output size; computed when
+            omitted.
+        initialW: Initializer of ``W``; ``None`` means
+            :class:`~chainer.initializers.LeCunNormal`.
+        initial_bias: Initializer of ``b``; ``None`` means zeros.
+        dilate (int or tuple of ints): Dilation of the filter.
+        groups (int): Number of channel groups.
+
+    Attributes:
+        W (~chainer.Parameter): Filters.
+        b (~chainer.Parameter): Bias, or ``None``.
+    """
+
+    def __init__(self, ndim, in_channels, out_channels, ksize=None, stride=1,
+                 pad=0, nobias=False, outsize=None, initialW=None,
+                 initial_bias=None, dilate=1, groups=1):
+        super().__init__()
+        if ksize is None:
+            out_channels, ksize, in_channels = in_channels, out_channels, None
+        self.out_channels = out_channels
+        self.ksize = conv_nd.as_tuple(ksize, ndim)
+        self.stride = stride
+        self.pad = pad
+        self.outsize = outsize
+        self.dilate = conv_nd.as_tuple(dilate, ndim)
+        self.groups = int(groups)
+        with self.init_scope():
+            self.W = variable.Parameter(
+                initializers._get_initializer(initialW))
+            if in_channels is not None:
+                self._initialize_params(in_channels)
+            self.b = _bias_parameter(nobias, initial_bias, out_channels)
+
+    def _initialize_params(self, in_channels):
+        _check_groups(in_channels, self.out_channels, self.groups)
+        self.W.initialize(
+            (in_channels, int(self.out_channels / self.groups)) + self.ksize)
+
+    def forward(self, x):
+        """Applies the deconvolution.
+
+        Args:
+            x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+                ``(n, in_channels, d_1, ..., d_N)``.
+
+        Returns:
+            ~chainer.Variable: Output of shape ``(n, out_channels, out_1,
+            ..., out_N)``.
+        """
+        if self.W.array is None:
+            self._initialize_params(x.shape[1])
+        return deconvolution_nd.deconvolution_nd(
+            x, self.W, b=self.b, stride=self.stride, pad=self.pad,
+            outsize=self.outsize, dilate=self.dilate, groups=self.groups)
+
+
+class Deconvolution1D(DeconvolutionND):
+    """One-dimensional deconvolution layer: :class:`DeconvolutionND` with
+    ``ndim=1``.
+
+    Args:
+        in_channels, out_channels, ksize, stride, pad, nobias, outsize,
+        initialW, initial_bias, dilate, groups: As in
+            :class:`DeconvolutionND`.
+    """
+
+    def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0,
+                 nobias=False, outsize=None, initialW=None, initial_bias=None,
+                 dilate=1, groups=1):
+        super().__init__(
+            1, in_channels, out_channels, ksize, stride, pad, nobias,
+            outsize, initialW, initial_bias, dilate, groups)
+
+
+class Deconvolution3D(DeconvolutionND):
+    """Three-dimensional deconvolution layer: :class:`DeconvolutionND`
+    with ``ndim=3``.
+
+    Args:
+        in_channels, out_channels, ksize, stride, pad, nobias, outsize,
+        initialW, initial_bias, dilate, groups: As in
+            :class:`DeconvolutionND`.
+    """
+
+    def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0,
+                 nobias=False, outsize=None, initialW=None, initial_bias=None,
+                 dilate=1, groups=1):
+        super().__init__(
+            3, in_channels, out_channels, ksize, stride, pad, nobias,
+            outsize, initialW, initial_bias, dilate, groups)

@@ -1,0 +1,268 @@
+"""What the pre-trained image classifiers (VGG, ResNet, GoogLeNet) share."""
+
+import os
+
+import numpy
+
+try:
+    from PIL import Image
+    _pil_import_error = None
+except ImportError as e:
+    _pil_import_error = e
+
+import chainer
+from chainer.functions.array import reshape
+from chainer.functions.math import average
+from chainer import link
+from chainer.utils import argument
+from chainer.utils import imgproc
+
+
+def prepare_image(image, size, mean):
+    """Converts an image to a ``(3, H, W)`` BGR array minus a mean.
+
+    Args:
+        image (PIL.Image.Image or numpy.ndarray): An RGB (or gray) image. An
+            array may have the shape ``(H, W)``, ``(H, W, C)`` or ``(C, H,
+            W)``; its values are cast to ``uint8``.
+        size (pair of ints or None): The ``(width, height)`` to resize to
+            (with Pillow's default filter), or ``None`` to keep the size.
+        mean (sequence of float): The mean of each channel, in BGR order.
+
+    Returns:
+        numpy.ndarray: The image in ``chainer.config.dtype``.
+    """
+    if _pil_import_error is not None:
+        raise ImportError(
+            'PIL cannot be loaded. Install Pillow!\n'
+            'The actual import error is as follows:\n'
+            + str(_pil_import_error))
+    dtype = chainer.get_dtype()
+    if isinstance(image, numpy.ndarray):
+        if image.ndim == 3:
+            if image.shape[0] == 1:
+                image = image[0]
+            elif image.shape[0] == 3:
+                image = image.transpose(1, 2, 0)
+        image = Image.fromarray(image.astype(numpy.uint8))
+    image = image.convert('RGB')
+    if size:
+        image = image.resize(size)
+    bgr = numpy.asarray(image, dtype=dtype)[:, :, ::-1]
+    return (bgr - numpy.asarray(mean, dtype=dtype)).transpose(2, 0, 1)
+
+
+def cached_model_path(name, source):
+    """Path of a converted pre-trained model cached in the dataset root.
+
+    The original downloads (or takes) the Caffe model and converts it on
+    the first use; neither is possible here, so the converted ``.npz`` file
+    must already be in ``$CHAINER_DATASET_ROOT/pfnet/chainer/models/``.
+
+    Args:
+        name (str): File name of the converted model.
+        source (str): Where the Caffe model comes from, for the message.
+
+    Returns:
+        str: The path of the file.
+
+    Raises:
+        FileNotFoundError: If the file is not there.
+    """
+    from chainer.dataset import download
+    root = download.get_dataset_directory('pfnet/chainer/models/')
+    path = os.path.join(root, name)
+    if not os.path.exists(path):
+        raise FileNotFoundError(
+            'The pre-trained model {} was not found. It cannot be '
+            'downloaded and converted here: convert the Caffe model ({}) '
+            'with Chainer 7.8 and place the .npz file there, or give the '
+            'path of a .npz file as pretrained_model.'.format(path, source))
+    return path
+
+
+def pretrained_path(pretrained_model, auto_name=None, source=None):
+    """The file a model loads its weights from, checked before building it.
+
+    Args:
+        pretrained_model: The ``pretrained_model`` argument of the model: a
+            path or file object, ``'auto'`` or ``None``.
+        auto_name (str): File name of the cached model ``'auto'`` stands
+            for (see :func:`cached_model_path`), if it has this meaning.
+        source (str): Where the Caffe model comes from, for the message.
+
+    Returns:
+        The path or file to load, or ``None`` for random initialization.
+
+    Raises:
+        FileNotFoundError: If the file does not exist.
+    """
+    if not pretrained_model:
+        return None
+    if auto_name is not None and pretrained_model == 'auto':
+        return cached_model_path(auto_name, source)
+    if isinstance(pretrained_model, (str, os.PathLike)) \
+            and not os.path.exists(pretrained_model):
+        raise FileNotFoundError(
+            'The pre-trained model file {} does not exist.'.format(
+                pretrained_model))
+    return pretrained_model
+
+
+def load_npz(path, model):
+    """Loads a pre-trained model file into ``model``."""
+    from chainer.serializers import npz
+    npz.load_npz(path, model)
+
+
+class PretrainedModel(link.Chain):
+
+    """Base of the image classifiers whose layers can be extracted.
+
+    A subclass gives :attr:`functions`, the ordered layers, and the
+    preprocessing constants; this class runs them.
+    """
+
+    # BGR mean subtracted by ``prepare``.
+    _mean = None
+    # Layers returned by ``extract`` by default.
+    _extract_layers = ('pool5',)
+    # Retired keyword of ``forward`` (the train/test switch of Chainer v1).
+    _retired_mode_arg = 'test'
+    # Layers computed from the output of an earlier layer instead of the
+    # previous one: {layer: source layer}.
+    _branch_sources = {}
+
+    @property
+    def functions(self):
+        """collections.OrderedDict: Layer names and the callables that
+        compute each layer from the previous one."""
+        raise NotImplementedError
+
+    @property
+    def available_layers(self):
+        """list of str: Names of the layers ``forward`` can return."""
+        return list(self.functions.keys())
+
+    @classmethod
+    def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz, *args):
+        """Not supported: it needs ``chainer.links.caffe``.
+
+        Convert the Caffe model with Chainer 7.8 and load the ``.npz`` file
+        given as ``pretrained_model``.
+        """
+        raise NotImplementedError(
+            'Converting Caffe models needs chainer.links.caffe, which this '
+            'implementation does not provide. Convert the model with '
+            'Chainer 7.8 and give the .npz file as pretrained_model.')
+
+    def _check_retired_args(self, kwargs, *extra):
+        if kwargs:
+            messages = {
+                name: '{} argument is not supported anymore. '
+                'Use chainer.using_config'.format(name)
+                for name in (self._retired_mode_arg,) + extra}
+            argument.check_unexpected_kwargs(kwargs, **messages)
+            argument.assert_kwargs_empty(kwargs)
+
+    def forward(self, x, layers=None, **kwargs):
+        """forward(self, x, layers=['prob'])
+
+        Computes the requested layers.
+
+        The layers are computed in the order of :attr:`functions` up to the
+        last requested one.
+
+        Args:
+            x (~chainer.Variable or :ref:`ndarray`): Images made by
+                ``prepare``, of shape ``(N, 3, H, W)``.
+            layers (list of str): Names of the layers to return; ``['prob']``
+                if ``None``.
+
+        Returns:
+            dict: The output :class:`~chainer.Variable` of each requested
+            layer, by name.
+        """
+        if layers is None:
+            layers = ['prob']
+        self._check_retired_args(kwargs)
+
+        targets = set(layers)
+        sources = set(self._branch_sources.values())
+        saved = {}
+        activations = {}
+        h = x
+        for key, funcs in self.functions.items():
+            if not targets:
+                break
+            if key in self._branch_sources:
+                h = saved[self._branch_sources[key]]
+            for func in funcs:
+                h = func(h)
+            if key in targets:
+                activations[key] = h
+                targets.remove(key)
+            if key in sources:
+                saved[key] = h
+        return activations
+
+    def extract(self, images, layers=None, size=(224, 224), **kwargs):
+        """extract(self, images, layers=None, size=(224, 224))
+
+        Prepares images and computes the requested layers.
+
+        It is ``forward`` on the images converted by ``prepare``. It keeps
+        the current configuration: to extract features without a graph and
+        in test mode, use ``chainer.using_config('train', False)`` and
+        ``chainer.using_config('enable_backprop', False)``.
+
+        Args:
+            images (iterable of PIL.Image.Image or numpy.ndarray): RGB
+                images.
+            layers (list of str): Names of the layers to return (``['fc7']``
+                for VGG, ``['pool5']`` for the others, if ``None``).
+            size (pair of ints): Size the images are resized to; ``None``
+                keeps them as they are (they must then share one size).
+
+        Returns:
+            dict: The output :class:`~chainer.Variable` of each requested
+            layer, by name.
+        """
+        if layers is None:
+            layers = list(self._extract_layers)
+        self._check_retired_args(kwargs, 'volatile')
+        x = self._prepare_batch(images, size)
+        return self(chainer.Variable(self.device.send(x)), layers=layers)
+
+    def predict(self, images, oversample=True):
+        """Computes the class probabilities of images.
+
+        It runs in test mode without building a graph.
+
+        Args:
+            images (iterable of PIL.Image.Image or numpy.ndarray): RGB
+                images.
+            oversample (bool): If ``True``, averages the probabilities of
+                ten 224x224 crops of each image resized to 256x256 (corners,
+                center and their mirrors); otherwise uses the center crop.
+
+        Returns:
+            ~chainer.Variable: Probabilities of shape ``(N, 1000)``.
+        """
+        x = self._prepare_batch(images, (256, 256))
+        if oversample:
+            x = imgproc.oversample(x, crop_dims=(224, 224))
+        else:
+            x = x[:, :, 16:240, 16:240]
+        with chainer.no_backprop_mode(), \
+                chainer.using_config('train', False):
+            x = chainer.Variable(self.device.send(x))
+            y = self(x, layers=['prob'])['prob']
+            if oversample:
+                y = reshape.reshape(y, (len(y) // 10, 10) + y.shape[1:])
+                y = average.average(y, axis=1)
+        return y
+
+    def _prepare_batch(self, images, size):
+        return numpy.stack(
+            [prepare_image(image, size, self._mean) for image in images])

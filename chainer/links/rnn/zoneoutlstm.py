@@ -1,0 +1,98 @@
+from chainer.functions.activation import sigmoid
+from chainer.functions.activation import tanh
+from chainer.functions.noise import zoneout
+from chainer import link
+from chainer.links.connection import linear
+from chainer.links.rnn import lstm
+from chainer.utils import argument
+from chainer import variable
+
+
+class StatefulZoneoutLSTM(link.Chain):
+
+    """Fully-connected LSTM layer with zoneout on its states.
+
+    It computes the LSTM update of :class:`~chainer.links.LSTM`, then, in
+    training mode, keeps each unit of the previous cell state (output) with
+    probability ``c_ratio`` (``h_ratio``) instead of taking its new value
+    (see :func:`~chainer.functions.zoneout`). The state starts at zero.
+
+    Args:
+        in_size (int): Dimension of input vectors.
+        out_size (int): Dimension of output vectors.
+        c_ratio (float): Zoneout ratio of the cell state.
+        h_ratio (float): Zoneout ratio of the output.
+
+    Attributes:
+        upward (~chainer.links.Linear): Upward connections.
+        lateral (~chainer.links.Linear): Lateral connections.
+        c (~chainer.Variable): Cell states.
+        h (~chainer.Variable): Outputs of the last step.
+
+    See: `Zoneout: Regularizing RNNs by Randomly Preserving Hidden
+    Activations <https://arxiv.org/abs/1606.01305>`_.
+    """
+
+    def __init__(self, in_size, out_size, c_ratio=0.5, h_ratio=0.5, **kwargs):
+        if kwargs:
+            argument.check_unexpected_kwargs(
+                kwargs, train='train argument is not supported anymore. '
+                'Use chainer.using_config')
+            argument.assert_kwargs_empty(kwargs)
+
+        super().__init__()
+        self.state_size = out_size
+        self.c_ratio = c_ratio
+        self.h_ratio = h_ratio
+        self.reset_state()
+        with self.init_scope():
+            self.upward = linear.Linear(in_size, 4 * out_size)
+            self.lateral = linear.Linear(out_size, 4 * out_size, nobias=True)
+
+    def device_resident_accept(self, visitor):
+        super().device_resident_accept(visitor)
+        if self.c is not None:
+            visitor.visit_variable(self.c)
+        if self.h is not None:
+            visitor.visit_variable(self.h)
+
+    def set_state(self, c, h):
+        """Sets the cell state and the previous output.
+
+        Args:
+            c (~chainer.Variable): New cell states.
+            h (~chainer.Variable): New outputs of the previous step.
+        """
+        assert isinstance(c, variable.Variable)
+        assert isinstance(h, variable.Variable)
+        c.to_device(self.device)
+        h.to_device(self.device)
+        self.c = c
+        self.h = h
+
+    def reset_state(self):
+        """Forgets the state: sets ``c`` and ``h`` to ``None``."""
+        self.c = self.h = None
+
+    def forward(self, x):
+        """Updates the state with one step of inputs.
+
+        Args:
+            x (~chainer.Variable): Inputs of this step.
+
+        Returns:
+            ~chainer.Variable: The outputs of this step.
+        """
+        lstm_in = self.upward(x)
+        if self.h is None:
+            self.h = lstm._zero_state(self, len(x), x.dtype)
+        else:
+            lstm_in = lstm_in + self.lateral(self.h)
+        if self.c is None:
+            self.c = lstm._zero_state(self, len(x), x.dtype)
+        a, i, f, o = lstm._split_gates(lstm_in, self.state_size)
+        c_new = tanh.tanh(a) * sigmoid.sigmoid(i) + sigmoid.sigmoid(f) * self.c
+        self.c = zoneout.zoneout(self.c, c_new, self.c_ratio)
+        self.h = zoneout.zoneout(
+            self.h, sigmoid.sigmoid(o) * tanh.tanh(c_new), self.h_ratio)
+        return self.h

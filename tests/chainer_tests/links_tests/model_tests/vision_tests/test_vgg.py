@@ -1,0 +1,143 @@
+import types
+
+import numpy
+import pytest
+
+import chainer
+from chainer.dataset import download
+from chainer import initializers
+from chainer.links.model.vision import vgg
+
+
+LAYERS_16 = [
+    'conv1_1', 'conv1_2', 'pool1', 'conv2_1', 'conv2_2', 'pool2',
+    'conv3_1', 'conv3_2', 'conv3_3', 'pool3', 'conv4_1', 'conv4_2',
+    'conv4_3', 'pool4', 'conv5_1', 'conv5_2', 'conv5_3', 'pool5',
+    'fc6', 'fc7', 'fc8', 'prob']
+LAYERS_19 = (LAYERS_16[:9] + ['conv3_4'] + LAYERS_16[9:13] + ['conv4_4']
+             + LAYERS_16[13:17] + ['conv5_4'] + LAYERS_16[17:])
+
+
+def _conv_shapes(layers, size):
+    # Output shapes of the convolutional layers for one image.
+    shapes = {}
+    channels = {1: 64, 2: 128, 3: 256, 4: 512, 5: 512}
+    for name in layers:
+        block = int(name[4])
+        if name.startswith('conv'):
+            shapes[name] = (1, channels[block], size, size)
+        elif name.startswith('pool'):
+            size //= 2
+            shapes[name] = (1, channels[block], size, size)
+    return shapes
+
+
+@pytest.fixture(scope='module')
+def model():
+    # Drawing the 138 million random weights takes seconds; these tests
+    # only need a working model, so its weights are a constant here (the
+    # random initialization is tested on its own, as a slow test).
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vgg, 'normal', types.SimpleNamespace(
+            Normal=lambda scale: initializers.Constant(scale)))
+        return vgg.VGG16Layers(pretrained_model=None)
+
+
+def _input(size):
+    return numpy.random.RandomState(0).uniform(
+        -50, 50, (1, 3, size, size)).astype(numpy.float32)
+
+
+def test_available_layers(model):
+    assert model.available_layers == LAYERS_16
+
+
+def test_params(model):
+    names = sorted(name for name, _ in model.namedparams())
+    assert len(names) == 32
+    assert names[:4] == ['/conv1_1/W', '/conv1_1/b', '/conv1_2/W',
+                         '/conv1_2/b']
+    assert model.conv1_1.W.shape == (64, 3, 3, 3)
+    assert model.conv5_3.W.shape == (512, 512, 3, 3)
+    assert model.fc6.W.shape == (4096, 25088)
+    assert model.fc8.W.shape == (1000, 4096)
+    assert model.count_params() == 138357544
+
+
+@pytest.mark.slow
+def test_random_initialization():
+    model = vgg.VGG16Layers(pretrained_model=None)
+    W = model.conv3_1.W.array
+    assert abs(W.std() - 0.01) < 0.0005
+    assert abs(W.mean()) < 0.0005
+    numpy.testing.assert_array_equal(model.fc7.b.array, 0)
+
+
+def test_forward_shapes(model):
+    layers = LAYERS_16[:18]
+    with chainer.using_config('train', False):
+        out = model(_input(32), layers=layers)
+    assert {k: v.shape for k, v in out.items()} == _conv_shapes(layers, 32)
+
+
+def test_extract(model):
+    images = [numpy.zeros((40, 30, 3), numpy.uint8)]
+    with chainer.using_config('train', False):
+        out = model.extract(images, layers=['conv2_1', 'pool5'],
+                            size=(32, 32))
+    assert sorted(out) == ['conv2_1', 'pool5']
+    assert out['pool5'].shape == (1, 512, 1, 1)
+
+
+def test_retired_argument(model):
+    with pytest.raises(ValueError, match='test argument'):
+        model(_input(32), layers=['conv1_1'], test=True)
+
+
+def test_invalid_n_layers():
+    with pytest.raises(ValueError, match='either 16 or 19, but 18'):
+        vgg.VGGLayers(None, 18)
+
+
+@pytest.mark.parametrize('cls,name', [
+    (vgg.VGG16Layers, 'VGG_ILSVRC_16_layers.npz'),
+    (vgg.VGG19Layers, 'VGG_ILSVRC_19_layers.npz'),
+])
+def test_missing_converted_model(tmp_path, cls, name):
+    root = download.get_dataset_root()
+    download.set_dataset_root(str(tmp_path))
+    try:
+        with pytest.raises(FileNotFoundError, match=name):
+            cls()
+    finally:
+        download.set_dataset_root(root)
+
+
+@pytest.mark.slow
+def test_forward_full_size(model):
+    with chainer.using_config('train', False):
+        out = model(_input(224), layers=LAYERS_16)
+    expected = _conv_shapes(LAYERS_16, 224)
+    expected.update({'fc6': (1, 4096), 'fc7': (1, 4096), 'fc8': (1, 1000),
+                     'prob': (1, 1000)})
+    assert {k: v.shape for k, v in out.items()} == expected
+    numpy.testing.assert_allclose(out['prob'].array.sum(), 1, rtol=1e-5)
+
+
+@pytest.mark.slow
+def test_extract_default_layer(model):
+    with chainer.using_config('train', False):
+        out = model.extract([numpy.zeros((30, 40, 3), numpy.uint8)])
+    assert list(out) == ['fc7']
+    assert out['fc7'].shape == (1, 4096)
+
+
+@pytest.mark.slow
+def test_vgg19():
+    model = vgg.VGG19Layers(pretrained_model=None)
+    assert model.available_layers == LAYERS_19
+    assert model.count_params() == 143667240
+    layers = LAYERS_19[:21]
+    with chainer.using_config('train', False):
+        out = model(_input(32), layers=layers)
+    assert {k: v.shape for k, v in out.items()} == _conv_shapes(layers, 32)
