@@ -26,6 +26,10 @@ from chainer import serializer  # NOQA
 from chainer import reporter  # NOQA
 from chainer import links  # NOQA
 from chainer import link_hooks  # NOQA
+from chainer import optimizer  # NOQA
+from chainer import optimizer_hooks  # NOQA
+from chainer import optimizers  # NOQA
+from chainer import serializers  # NOQA
 from chainer import computational_graph  # NOQA
 from chainer import function_hooks  # NOQA
 from chainer import gradient_check  # NOQA
@@ -54,6 +58,9 @@ from chainer.link import Chain  # NOQA
 from chainer.link import ChainList  # NOQA
 from chainer.link import Link  # NOQA
 from chainer.link_hook import LinkHook  # NOQA
+from chainer.optimizer import GradientMethod  # NOQA
+from chainer.optimizer import Optimizer  # NOQA
+from chainer.optimizer import UpdateRule  # NOQA
 from chainer.sequential import Sequential  # NOQA
 from chainer.reporter import DictSummary  # NOQA
 from chainer.reporter import get_current_reporter  # NOQA

@@ -1,0 +1,152 @@
+"""M-SVAG: momentum with stochastic variance-adapted gradients."""
+
+import numpy
+
+from chainer.backends import cuda
+from chainer import optimizer
+
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.lr = 0.1
+_default_hyperparam.beta = 0.9
+_default_hyperparam.eta = 1.0
+_default_hyperparam.weight_decay_rate = 0
+
+
+class MSVAGRule(optimizer.UpdateRule):
+    """Update rule of M-SVAG.
+
+    With ``m`` and ``v`` the running means of the gradients and of their
+    squares, bias-corrected into ``mt`` and ``vt`` at step ``t``, and
+    ``rho`` the variance factor of the running mean at that step (at most
+    0.9999)::
+
+        s = (vt - mt ** 2) / (1 - rho)
+        factor = clip(mt ** 2 / (mt ** 2 + rho * s), 0, 1)  # 0 if NaN
+        param -= eta * (lr * mt * factor + weight_decay_rate * param)
+
+    The bias correction uses ``beta ** t``, so it is restored exactly when
+    the rule's ``t`` is loaded from a snapshot. See
+    :class:`~chainer.optimizers.MSVAG`.
+
+    Args:
+        parent_hyperparam (~chainer.optimizer.Hyperparameter): The
+            hyperparameter to fall back to.
+        lr (float): Learning rate.
+        beta (float): Exponential decay rate of the running means.
+        eta (float): Schedule multiplier.
+        weight_decay_rate (float): Weight decay rate.
+    """
+
+    is_elementwise = True
+
+    def __init__(self, parent_hyperparam=None,
+                 lr=None, beta=None, eta=None, weight_decay_rate=None):
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        if lr is not None:
+            self.hyperparam.lr = lr
+        if beta is not None:
+            self.hyperparam.beta = beta
+        if eta is not None:
+            self.hyperparam.eta = eta
+        if weight_decay_rate is not None:
+            self.hyperparam.weight_decay_rate = weight_decay_rate
+
+    def init_state(self, param):
+        xp = param.device.xp
+        with param.device.create_context():
+            self.state['m'] = xp.zeros_like(param.array)
+            self.state['v'] = xp.zeros_like(param.array)
+
+    def _factors(self):
+        # (beta ** t, rho) of the current step.
+        beta = self.hyperparam.beta
+        beta_power = beta ** max(self.t, 1)
+        rho = (((1.0 - beta) ** 2) * (1.0 - beta_power ** 2)
+               / (((1.0 - beta_power) ** 2) * (1.0 - beta ** 2)))
+        return beta_power, min(rho, 0.9999)
+
+    def update_core_cpu(self, param):
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        beta_power, rho = self._factors()
+        m, v = self.state['m'], self.state['v']
+        p = param.array
+        work = numpy.subtract(grad, m)
+        work *= 1 - hp.beta
+        m += work
+        numpy.multiply(grad, grad, out=work)
+        work -= v
+        work *= 1 - hp.beta
+        v += work
+        mt = numpy.divide(m, 1 - beta_power)
+        mt2 = numpy.square(mt)
+        numpy.divide(v, 1 - beta_power, out=work)
+        work -= mt2
+        work /= 1 - rho
+        work *= rho
+        work += mt2
+        factor = numpy.divide(mt2, work, out=work)
+        numpy.clip(factor, 0, 1, out=factor)
+        factor[numpy.isnan(factor)] = 0
+        mt *= hp.lr
+        mt *= factor
+        if hp.weight_decay_rate != 0:
+            mt += numpy.multiply(p, hp.weight_decay_rate)
+        mt *= hp.eta
+        p -= mt
+
+    def update_core_gpu(self, param):
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        beta_power, rho = self._factors()
+        cuda.elementwise(
+            'T grad, T lr, T one_minus_beta, T eta, T weight_decay_rate, '
+            'T beta_power, T rho',
+            'T param, T m, T v',
+            '''m += one_minus_beta * (grad - m);
+               v += one_minus_beta * (grad * grad - v);
+               T mt = m / (1 - beta_power);
+               T vt = v / (1 - beta_power);
+               T mt2 = mt * mt;
+               T s = (vt - mt2) / (1 - rho);
+               T factor = (m == 0 && v == 0) ? T(0) :
+                   min(T(1), max(T(0), mt2 / (mt2 + rho * s)));
+               param -= eta * (lr * mt * factor + weight_decay_rate * param);
+            ''',
+            'msvag')(grad, hp.lr, 1 - hp.beta, hp.eta, hp.weight_decay_rate,
+                     beta_power, rho, param.array, self.state['m'],
+                     self.state['v'])
+
+
+class MSVAG(optimizer.GradientMethod):
+    """M-SVAG (Balles and Hennig, 2018, "Dissecting Adam").
+
+    Args:
+        lr (float): Learning rate.
+        beta (float): Exponential decay rate of the running means.
+        eta (float): Schedule multiplier.
+        weight_decay_rate (float): Weight decay rate.
+    """
+
+    def __init__(self, lr=_default_hyperparam.lr,
+                 beta=_default_hyperparam.beta,
+                 eta=_default_hyperparam.eta,
+                 weight_decay_rate=_default_hyperparam.weight_decay_rate):
+        super().__init__()
+        self.hyperparam.lr = lr
+        self.hyperparam.beta = beta
+        self.hyperparam.eta = eta
+        self.hyperparam.weight_decay_rate = weight_decay_rate
+
+    lr = optimizer.HyperparameterProxy('lr')
+    beta = optimizer.HyperparameterProxy('beta')
+    eta = optimizer.HyperparameterProxy('eta')
+    weight_decay_rate = optimizer.HyperparameterProxy('weight_decay_rate')
+
+    def create_update_rule(self):
+        return MSVAGRule(self.hyperparam)

@@ -1,0 +1,113 @@
+"""SMORMS3."""
+
+import numpy
+
+from chainer.backends import cuda
+from chainer import optimizer
+
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.lr = 0.001
+_default_hyperparam.eps = 1e-16
+
+
+class SMORMS3Rule(optimizer.UpdateRule):
+    """Update rule of SMORMS3.
+
+    With a per-element memory ``mem`` (starting at 1) and running means
+    ``g`` and ``g2`` of the gradients and of their squares::
+
+        r = 1 / (mem + 1)
+        g = (1 - r) * g + r * grad
+        g2 = (1 - r) * g2 + r * grad ** 2
+        x = g ** 2 / (g2 + eps)
+        param -= grad * min(x, lr) / (sqrt(g2) + eps)
+        mem = 1 + mem * (1 - x)
+
+    See :class:`~chainer.optimizers.SMORMS3`.
+
+    Args:
+        parent_hyperparam (~chainer.optimizer.Hyperparameter): The
+            hyperparameter to fall back to.
+        lr (float): Learning rate.
+        eps (float): Small value for numerical stability.
+    """
+
+    is_elementwise = True
+
+    def __init__(self, parent_hyperparam=None, lr=None, eps=None):
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        if lr is not None:
+            self.hyperparam.lr = lr
+        if eps is not None:
+            self.hyperparam.eps = eps
+
+    def init_state(self, param):
+        xp = param.device.xp
+        with param.device.create_context():
+            self.state['mem'] = xp.ones_like(param.array)
+            self.state['g'] = xp.zeros_like(param.array)
+            self.state['g2'] = xp.zeros_like(param.array)
+
+    def update_core_cpu(self, param):
+        grad = param.grad
+        if grad is None:
+            return
+        lr, eps = self.hyperparam.lr, self.hyperparam.eps
+        mem, g, g2 = self.state['mem'], self.state['g'], self.state['g2']
+        r = numpy.add(mem, 1)
+        numpy.divide(1, r, out=r)
+        keep = numpy.subtract(1, r)
+        work = numpy.multiply(r, grad)
+        g *= keep
+        g += work
+        work *= grad
+        g2 *= keep
+        g2 += work
+        x = numpy.multiply(g, g, out=r)
+        numpy.add(g2, eps, out=work)
+        x /= work
+        numpy.sqrt(g2, out=work)
+        work += eps
+        numpy.divide(numpy.multiply(grad, numpy.minimum(x, lr)), work,
+                     out=work)
+        param.array -= work
+        numpy.subtract(1, x, out=keep)
+        mem *= keep
+        mem += 1
+
+    def update_core_gpu(self, param):
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        cuda.elementwise(
+            'T grad, T lr, T eps', 'T param, T mem, T g, T g2',
+            '''T r = 1 / (mem + 1);
+               g = (1 - r) * g + r * grad;
+               g2 = (1 - r) * g2 + r * grad * grad;
+               T x = g * g / (g2 + eps);
+               param -= grad * min(lr, x) / (sqrt(g2) + eps);
+               mem = 1 + mem * (1 - x);''',
+            'smorms3')(grad, hp.lr, hp.eps, param.array,
+                       self.state['mem'], self.state['g'], self.state['g2'])
+
+
+class SMORMS3(optimizer.GradientMethod):
+    """SMORMS3 (Simon Funk's "RMSprop loses to SMORMS3", 2015).
+
+    Args:
+        lr (float): Learning rate.
+        eps (float): Small value for numerical stability.
+    """
+
+    def __init__(self, lr=_default_hyperparam.lr, eps=_default_hyperparam.eps):
+        super().__init__()
+        self.hyperparam.lr = lr
+        self.hyperparam.eps = eps
+
+    lr = optimizer.HyperparameterProxy('lr')
+    eps = optimizer.HyperparameterProxy('eps')
+
+    def create_update_rule(self):
+        return SMORMS3Rule(self.hyperparam)

@@ -1,0 +1,160 @@
+"""What the NPZ and HDF5 serializers share.
+
+Loading runs in two passes over the object: a *validation* pass that reads
+every value the object asks for and checks it against the object without
+changing any array, then the real pass. A file that does not match the
+object (a missing key, a wrong shape or dtype, a damaged entry) therefore
+fails before any parameter or state array is touched. In the validation
+pass, arrays and numbers are handed back unchanged and nothing new is
+created (a request with ``None`` gets ``None``); other values (such as
+text that ``serialize`` parses) are handed back as read. The arrays read
+in the first pass are kept for the second, so the file is read once.
+
+Saving to a path writes a temporary file beside it and renames it over the
+path, so a crash never leaves a half-written file under the final name.
+"""
+
+import contextlib
+import numbers
+import os
+import secrets
+
+import numpy
+
+from chainer import backend
+from chainer.backends import cuda
+
+
+def source_name(file):
+    """Returns how errors name a file given as a path or a file object."""
+    if isinstance(file, (str, bytes, os.PathLike)):
+        return os.fsdecode(file)
+    name = getattr(file, 'name', None)
+    if isinstance(name, str):
+        return name
+    return repr(file)
+
+
+def is_path(file):
+    """Whether ``file`` is a path rather than a file object."""
+    return isinstance(file, (str, bytes, os.PathLike))
+
+
+@contextlib.contextmanager
+def atomic_path(path):
+    """Yields a temporary path that replaces ``path`` when the block ends.
+
+    The temporary file lies in the same directory, so the final
+    :func:`os.replace` is atomic. If the block raises, the temporary file
+    is removed and ``path`` is left as it was.
+
+    Args:
+        path (str or os.PathLike): The final path.
+    """
+    path = os.fsdecode(path)
+    directory, base = os.path.split(os.path.abspath(path))
+    while True:
+        tmp = os.path.join(
+            directory, '.{}.{}.tmp'.format(base, secrets.token_hex(4)))
+        try:
+            open(tmp, 'xb').close()
+            break
+        except FileExistsError:
+            continue
+    try:
+        yield tmp
+        with open(tmp, 'rb') as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise
+
+
+def _error_prefix(key, source):
+    return 'cannot load {!r} from {}: '.format(key, source)
+
+
+def _check_array(key, data, value, source):
+    if data.shape != value.shape:
+        raise ValueError(
+            _error_prefix(key, source)
+            + 'the saved array has shape {} but the target has shape {}'
+            .format(data.shape, value.shape))
+    if not numpy.can_cast(data.dtype, value.dtype, casting='same_kind'):
+        raise TypeError(
+            _error_prefix(key, source)
+            + 'the saved dtype {} cannot be cast to the target dtype {}'
+            .format(data.dtype, value.dtype))
+
+
+def _convert(key, data, value, source):
+    # A value that is not an array takes the type of the value given.
+    value_type = type(value)
+    kind = data.dtype.type
+    if (issubclass(kind, numpy.number)
+            and not (issubclass(kind, numpy.integer) and value_type is int)
+            and not numpy.can_cast(data.dtype, value_type, casting='safe')):
+        raise TypeError(
+            'Cannot safely deserialize from numpy array with dtype={} '
+            'into a variable of type {} (key {!r} of {}).'.format(
+                data.dtype, value_type, key, source))
+    try:
+        return value_type(data)
+    except (TypeError, ValueError) as e:
+        raise type(e)(_error_prefix(key, source) + str(e)) from e
+
+
+def load_value(key, data, value, validate_only, source):
+    """Returns what a deserializer returns for one requested value.
+
+    Args:
+        key (str): Full key of the value, for error messages.
+        data: The saved array (NumPy), or ``None`` if ``None`` was saved.
+        value: The value given by ``serialize``: an array to copy into,
+            ``None`` to get the saved array, or a scalar whose type the
+            result takes.
+        validate_only (bool): Whether this is the validation pass.
+        source (str): The file, for error messages.
+
+    Returns:
+        The loaded value.
+    """
+    if data is None:
+        return value if validate_only else None
+    if value is None:
+        return None if validate_only else data
+    if isinstance(value, (numpy.ndarray, cuda.ndarray)):
+        _check_array(key, data, value, source)
+        if not validate_only:
+            backend.copyto(value, data)
+        return value
+    converted = _convert(key, data, value, source)
+    if validate_only and isinstance(value, (numbers.Number, numpy.generic)):
+        return value
+    return converted
+
+
+def ignored(key, ignore_names):
+    """Whether ``key`` matches one of ``ignore_names``.
+
+    Args:
+        key (str): Full key.
+        ignore_names: A string, a callable taking the key, or a list or
+            tuple of them.
+    """
+    if not isinstance(ignore_names, (tuple, list)):
+        ignore_names = (ignore_names,)
+    for name in ignore_names:
+        if isinstance(name, str):
+            if key == name:
+                return True
+        elif callable(name):
+            if name(key):
+                return True
+        else:
+            raise ValueError(
+                'ignore_names needs to be a callable, string or '
+                'list of them.')
+    return False
