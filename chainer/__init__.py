@@ -30,6 +30,7 @@ from chainer import optimizer  # NOQA
 from chainer import optimizer_hooks  # NOQA
 from chainer import optimizers  # NOQA
 from chainer import serializers  # NOQA
+from chainer import training  # NOQA
 from chainer import computational_graph  # NOQA
 from chainer import function_hooks  # NOQA
 from chainer import gradient_check  # NOQA

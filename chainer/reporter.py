@@ -161,8 +161,10 @@ class Summary:
     """Running weighted sum and sum of squares of a scalar series."""
 
     def __init__(self):
-        self._x = 0.0
-        self._x2 = 0.0
+        # float64 sums, so that float32 values accumulate as precisely as
+        # they did under NumPy 1's promotion rules.
+        self._x = numpy.float64(0.0)
+        self._x2 = numpy.float64(0.0)
         self._n = 0
 
     def add(self, value, weight=1):
