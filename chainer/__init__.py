@@ -26,6 +26,9 @@ from chainer import serializer  # NOQA
 from chainer import reporter  # NOQA
 from chainer import links  # NOQA
 from chainer import link_hooks  # NOQA
+from chainer import dataset  # NOQA
+from chainer import datasets  # NOQA
+from chainer import iterators  # NOQA
 from chainer import optimizer  # NOQA
 from chainer import optimizer_hooks  # NOQA
 from chainer import optimizers  # NOQA

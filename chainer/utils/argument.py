@@ -44,7 +44,7 @@ def assert_kwargs_empty(kwargs):
 
 
 def _raise_unexpected(kwargs):
-    caller = inspect.stack()[2].function
+    caller = inspect.currentframe().f_back.f_back.f_code.co_name
     names = ', '.join("'{}'".format(key) for key in sorted(kwargs))
     raise TypeError(
         '{}() got unexpected keyword argument(s) {}'.format(caller, names))

@@ -123,19 +123,20 @@ def _kernel_offsets(ksize, stride, outs, dilate):
             for i, d, o, s in zip(offset, dilate, outs, stride))
 
 
-def _col2im(col, stride, pad, dims, dilate, channel_major=False):
+def _col2im(col, stride, pad, dims, dilate, batch_last=False):
     # Sums the patches of col back into an image of spatial shape dims.
-    # col is (n, c, k..., out...), or (c, k..., n, out...) when
-    # channel_major; the result is (n, c, dims...) either way (a transposed
-    # view in the channel-major case). col may be a broadcast view.
+    # col is (n, c, k..., out...), or (c, k..., out..., n) when batch_last;
+    # the result is (n, c, dims...) either way (a transposed view in the
+    # batch-last case). col may be a broadcast view.
     ndim = len(dims)
-    if channel_major:
-        lead = (col.shape[0], col.shape[ndim + 1])
+    if batch_last:
+        lead, tail = (col.shape[0],), (col.shape[-1],)
         ksize = col.shape[1:ndim + 1]
+        outs = col.shape[ndim + 1:2 * ndim + 1]
     else:
-        lead = col.shape[:2]
+        lead, tail = col.shape[:2], ()
         ksize = col.shape[2:ndim + 2]
-    outs = col.shape[ndim + 2:]
+        outs = col.shape[ndim + 2:]
     extent = tuple(max(p + size, (o - 1) * s + (k - 1) * d + 1)
                    for p, size, o, s, k, d
                    in zip(pad, dims, outs, stride, ksize, dilate))
@@ -146,23 +147,20 @@ def _col2im(col, stride, pad, dims, dilate, channel_major=False):
     # Windows that tile the image without gaps write every element.
     if disjoint and all(s == span == k and o * s == e for s, span, k, o, e
                         in zip(stride, spans, ksize, outs, extent)):
-        img = xp.empty(lead + extent, col.dtype)
+        img = xp.empty(lead + extent + tail, col.dtype)
     else:
-        img = xp.zeros(lead + extent, col.dtype)
-    colon = slice(None)
+        img = xp.zeros(lead + extent + tail, col.dtype)
+    lead_slices = (slice(None),) * len(lead)
     for offset, window in _kernel_offsets(ksize, stride, outs, dilate):
-        if channel_major:
-            patch = col[(colon,) + offset]
-        else:
-            patch = col[(colon, colon) + offset]
+        patch = col[lead_slices + offset]
         if disjoint:
-            img[(colon, colon) + window] = patch
+            img[lead_slices + window] = patch
         else:
-            img[(colon, colon) + window] += patch
-    img = img[(colon, colon) + tuple(
+            img[lead_slices + window] += patch
+    img = img[lead_slices + tuple(
         slice(p, p + size) for p, size in zip(pad, dims))]
-    if channel_major:
-        img = img.swapaxes(0, 1)
+    if batch_last:
+        img = xp.moveaxis(img, -1, 0)
     return img
 
 

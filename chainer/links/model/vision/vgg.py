@@ -76,7 +76,9 @@ class VGGLayers(_pretrained.PretrainedModel):
         with self.init_scope():
             in_channels = 3
             for block, out_channels in _BLOCKS:
-                for k in range(1, 4 if block > 2 else 3):
+                # The fourth convolutions of VGG19 come last (see below).
+                n_convs = 2 if block <= 2 else 3
+                for k in range(1, n_convs + 1):
                     setattr(self, 'conv{}_{}'.format(block, k), Convolution2D(
                         in_channels, out_channels, 3, 1, 1, **kwargs))
                     in_channels = out_channels
@@ -94,10 +96,10 @@ class VGGLayers(_pretrained.PretrainedModel):
 
     @property
     def functions(self):
-        convs_per_block = 3 if self.n_layers == 16 else 4
         layers = []
         for block, _ in _BLOCKS:
-            for k in range(1, (2 if block <= 2 else convs_per_block) + 1):
+            n_convs = 2 if block <= 2 else (3 if self.n_layers == 16 else 4)
+            for k in range(1, n_convs + 1):
                 name = 'conv{}_{}'.format(block, k)
                 layers.append((name, [getattr(self, name), relu]))
             layers.append(('pool{}'.format(block), [_max_pooling_2d]))

@@ -189,6 +189,11 @@ SLOW['VGG16/forward224'] = lambda: _forward_stats(_model('VGG16')[0], 224)
 
 CASES = dict(FAST, **SLOW)
 
+# With the fixed pattern, the rows of VGG's fc8 weight are nearly orthogonal
+# to its input: its outputs are small differences of large sums, where the
+# float32 rounding of the input (1e-5 relative) grows to 1e-3.
+_LOOSE = {('VGG16/forward224', 'fc8'), ('VGG16/forward224', 'prob')}
+
 
 @pytest.fixture(scope='module')
 def reference():
@@ -206,8 +211,9 @@ def _check(name, reference):
         elif isinstance(values[0], list):
             # A layer: its shape, then statistics of its values.
             assert actual[key][0] == values[0], key
+            rtol = 5e-3 if (name, key) in _LOOSE else 1e-4
             numpy.testing.assert_allclose(
-                actual[key][1:], values[1:], rtol=1e-4, atol=1e-5,
+                actual[key][1:], values[1:], rtol=rtol, atol=1e-5,
                 err_msg=key)
         else:
             numpy.testing.assert_allclose(

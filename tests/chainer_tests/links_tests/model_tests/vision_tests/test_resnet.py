@@ -168,7 +168,7 @@ class TestBottlenecks:
 
 @pytest.mark.slow
 @pytest.mark.parametrize('cls,blocks,n_params', [
-    (resnet.ResNet101Layers, [3, 4, 23, 3], 44549160),
+    (resnet.ResNet101Layers, [3, 4, 23, 3], 44549224),
     (resnet.ResNet152Layers, [3, 8, 36, 3], 60192872),
 ])
 def test_deeper_models(cls, blocks, n_params):

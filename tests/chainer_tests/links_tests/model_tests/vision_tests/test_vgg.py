@@ -23,12 +23,11 @@ def _conv_shapes(layers, size):
     shapes = {}
     channels = {1: 64, 2: 128, 3: 256, 4: 512, 5: 512}
     for name in layers:
-        block = int(name[4])
         if name.startswith('conv'):
-            shapes[name] = (1, channels[block], size, size)
+            shapes[name] = (1, channels[int(name[4])], size, size)
         elif name.startswith('pool'):
             size //= 2
-            shapes[name] = (1, channels[block], size, size)
+            shapes[name] = (1, channels[int(name[4])], size, size)
     return shapes
 
 
@@ -50,6 +49,27 @@ def _input(size):
 
 def test_available_layers(model):
     assert model.available_layers == LAYERS_16
+
+
+class _LinkNames:
+
+    # Stands for a built model: its links are their names.
+
+    def __init__(self, n_layers):
+        self.n_layers = n_layers
+
+    def __getattr__(self, name):
+        return name
+
+
+@pytest.mark.parametrize('n_layers,layers', [(16, LAYERS_16),
+                                             (19, LAYERS_19)])
+def test_functions(n_layers, layers):
+    functions = vgg.VGGLayers.functions.fget(_LinkNames(n_layers))
+    assert list(functions) == layers
+    for name, funcs in functions.items():
+        if name.startswith(('conv', 'fc')):
+            assert funcs[0] == name
 
 
 def test_params(model):

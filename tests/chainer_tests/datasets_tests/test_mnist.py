@@ -1,0 +1,173 @@
+import os
+
+import numpy
+import pytest
+
+import chainer
+from chainer.dataset import download
+from chainer import datasets
+
+# Numbers computed by Chainer 7.8.1 on the same mirror (the real test set,
+# first 8,000 images as training files, last 2,000 as test files).
+ORIGINAL_TRAIN_PIXEL_SUM = 208058241
+ORIGINAL_TEST_PIXEL_SUM = 56864959
+ORIGINAL_TRAIN_LABEL_COUNTS = [773, 905, 834, 803, 788, 723, 756, 813, 787,
+                               818]
+ORIGINAL_TEST_LABEL_COUNTS = [207, 230, 198, 207, 194, 169, 202, 215, 187,
+                              191]
+ORIGINAL_TRAIN_FIRST_LABELS = [7, 2, 1, 0, 4, 1, 4, 9, 5, 9]
+ORIGINAL_TEST_FIRST_LABELS = [4, 9, 9, 7, 1, 1, 9, 0, 7, 8]
+# get_mnist() training images (float32), summed in float64.
+ORIGINAL_TRAIN_SUM = 815914.7174947211
+# get_mnist(ndim=2, scale=3., dtype=float64) test images, summed.
+ORIGINAL_TEST_SUM_SCALE3 = 668999.5176470592
+ORIGINAL_IMAGE_123_FIRST_NONZERO = [
+    0.847058892250061, 0.9960784912109375, 0.10196079313755035,
+    0.09803922474384308, 0.6078431606292725]
+
+
+@pytest.fixture(scope='module')
+def mnist_root(mnist_mirror, tmp_path_factory):
+    return tmp_path_factory.mktemp('mnist_root')
+
+
+@pytest.fixture
+def mnist_env(mnist_root, mnist_mirror, monkeypatch):
+    """The dataset root of this module and the mirror as the base URL."""
+    original = download.get_dataset_root()
+    download.set_dataset_root(str(mnist_root))
+    monkeypatch.setenv('CHAINER_MNIST_BASE_URL', mnist_mirror.as_uri())
+    yield mnist_root
+    download.set_dataset_root(original)
+
+
+def _raw_arrays(raw_mnist):
+    image_bytes, label_bytes = raw_mnist
+    images = numpy.frombuffer(image_bytes, numpy.uint8, offset=16)
+    labels = numpy.frombuffer(label_bytes, numpy.uint8, offset=8)
+    return images.reshape(10000, 784), labels
+
+
+def test_default(mnist_env, raw_mnist):
+    train, test = datasets.get_mnist()
+    assert isinstance(train, datasets.TupleDataset)
+    assert (len(train), len(test)) == (8000, 2000)
+    x, t = train[0]
+    assert x.shape == (784,) and x.dtype == numpy.float32
+    assert t.dtype == numpy.int32
+    images, labels = _raw_arrays(raw_mnist)
+    train_x = train._datasets[0]
+    expected = images[:8000].astype(numpy.float32)
+    expected *= 1 / 255.
+    numpy.testing.assert_array_equal(train_x, expected)
+    numpy.testing.assert_array_equal(train._datasets[1], labels[:8000])
+    numpy.testing.assert_array_equal(test._datasets[1], labels[8000:])
+    assert train_x.min() == 0 and train_x.max() == 1
+    # Against Chainer 7.8.1's numbers.
+    assert float(train_x.astype(numpy.float64).sum()) == pytest.approx(
+        ORIGINAL_TRAIN_SUM, rel=1e-12)
+    assert train_x[123][train_x[123] > 0][:5].tolist() == \
+        ORIGINAL_IMAGE_123_FIRST_NONZERO
+    assert train._datasets[1][:10].tolist() == ORIGINAL_TRAIN_FIRST_LABELS
+    assert test._datasets[1][:10].tolist() == ORIGINAL_TEST_FIRST_LABELS
+    assert numpy.bincount(train._datasets[1]).tolist() == \
+        ORIGINAL_TRAIN_LABEL_COUNTS
+    assert numpy.bincount(test._datasets[1]).tolist() == \
+        ORIGINAL_TEST_LABEL_COUNTS
+
+
+def test_npz_cache_like_original(mnist_env, capsys, monkeypatch):
+    datasets.get_mnist()
+    directory = mnist_env / 'pfnet' / 'chainer' / 'mnist'
+    assert sorted(os.listdir(directory)) == ['test.npz', 'train.npz']
+    for name, n, pixel_sum in (('train', 8000, ORIGINAL_TRAIN_PIXEL_SUM),
+                               ('test', 2000, ORIGINAL_TEST_PIXEL_SUM)):
+        with numpy.load(directory / (name + '.npz')) as raw:
+            assert sorted(raw.files) == ['x', 'y']
+            assert raw['x'].dtype == numpy.uint8
+            assert raw['x'].shape == (n, 784)
+            assert raw['y'].dtype == numpy.uint8 and raw['y'].shape == (n,)
+            assert int(raw['x'].sum(dtype=numpy.int64)) == pixel_sum
+    # The cache is used: no download, even from a mirror that is gone.
+    capsys.readouterr()
+    monkeypatch.setenv('CHAINER_MNIST_BASE_URL', 'file:///nonexistent/')
+    train, _ = datasets.get_mnist(withlabel=False)
+    assert train.shape == (8000, 784)
+    assert capsys.readouterr().err == ''
+
+
+def test_options(mnist_env):
+    train, test = datasets.get_mnist(ndim=2, scale=3., dtype=numpy.float64,
+                                     label_dtype=numpy.int64)
+    x, t = test[5]
+    assert x.shape == (28, 28) and x.dtype == numpy.float64
+    assert t.dtype == numpy.int64
+    test_x = test._datasets[0]
+    assert test_x.max() == 3.
+    assert float(test_x.sum()) == pytest.approx(
+        ORIGINAL_TEST_SUM_SCALE3, rel=1e-12)
+
+
+def test_ndim3_and_rgb(mnist_env):
+    train, _ = datasets.get_mnist(withlabel=False, ndim=3)
+    assert train.shape == (8000, 1, 28, 28)
+    rgb, _ = datasets.get_mnist(withlabel=False, ndim=3, rgb_format=True)
+    assert rgb.shape == (8000, 3, 28, 28)
+    for c in range(3):
+        numpy.testing.assert_array_equal(rgb[:, c], train[:, 0])
+    # rgb_format only applies to ndim=3.
+    flat, _ = datasets.get_mnist(withlabel=False, rgb_format=True)
+    assert flat.shape == (8000, 784)
+
+
+def test_default_dtype_from_config(mnist_env):
+    with chainer.using_config('dtype', numpy.float16):
+        train, _ = datasets.get_mnist(withlabel=False)
+    assert train.dtype == numpy.float16
+
+
+def test_invalid_ndim(mnist_env):
+    with pytest.raises(ValueError, match='invalid ndim'):
+        datasets.get_mnist(ndim=4)
+
+
+def test_wrong_pair(dataset_root, mnist_mirror, tmp_path, monkeypatch):
+    # Labels of the test files paired with the training images.
+    bad = tmp_path / 'bad_mirror'
+    bad.mkdir()
+    for name in ('train-images-idx3-ubyte.gz', 't10k-images-idx3-ubyte.gz',
+                 't10k-labels-idx1-ubyte.gz'):
+        (bad / name).write_bytes((mnist_mirror / name).read_bytes())
+    (bad / 'train-labels-idx1-ubyte.gz').write_bytes(
+        (mnist_mirror / 't10k-labels-idx1-ubyte.gz').read_bytes())
+    monkeypatch.setenv('CHAINER_MNIST_BASE_URL', str(bad))
+    with pytest.raises(RuntimeError, match='wrong pair'):
+        datasets.get_mnist()
+    assert not os.path.exists(
+        dataset_root / 'pfnet' / 'chainer' / 'mnist' / 'train.npz')
+
+
+@pytest.mark.parametrize('getter, env, directory', [
+    (datasets.get_fashion_mnist, 'CHAINER_FASHION_MNIST_BASE_URL',
+     'fashion-mnist'),
+    (datasets.get_kuzushiji_mnist, 'CHAINER_KUZUSHIJI_MNIST_BASE_URL',
+     'kuzushiji_mnist'),
+])
+def test_mnist_like_loaders(getter, env, directory, dataset_root,
+                            mnist_mirror, monkeypatch):
+    monkeypatch.setenv(env, mnist_mirror.as_uri())
+    train, test = getter(ndim=3)
+    assert (len(train), len(test)) == (8000, 2000)
+    assert train[0][0].shape == (1, 28, 28)
+    assert test._datasets[1][:10].tolist() == ORIGINAL_TEST_FIRST_LABELS
+    assert (dataset_root / 'pfnet' / 'chainer' / directory /
+            'train.npz').exists()
+
+
+def test_label_names():
+    assert datasets.get_fashion_mnist_labels() == [
+        'T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal',
+        'Shirt', 'Sneaker', 'Bag', 'Ankle boot']
+    labels = datasets.get_kuzushiji_mnist_labels()
+    assert len(labels) == 10
+    assert labels[0] == ('o', '\u304a') and labels[9] == ('wo', '\u3092')
