@@ -1,0 +1,158 @@
+import chainer
+from chainer import function_node
+from chainer import utils
+from chainer.utils import type_check
+
+
+def _cast(x, dtype):
+    if x.dtype == dtype:
+        return x
+    return chainer.functions.cast(x, dtype)
+
+
+class LinearFunction(function_node.FunctionNode):
+
+    """Affine map of a batch of vectors, ``y = x W^T + b``."""
+
+    def check_type_forward(self, in_types):
+        n_in = in_types.size()
+        type_check.expect(2 <= n_in, n_in <= 3)
+        x_type, w_type = in_types[:2]
+        type_check._argname((x_type, w_type), ('x', 'W'))
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            w_type.dtype.kind == 'f',
+            x_type.ndim == 2,
+            w_type.ndim == 2,
+        )
+        type_check.expect(x_type.shape[1] == w_type.shape[1])
+        if type_check.eval(n_in) == 3:
+            b_type = in_types[2]
+            type_check._argname((b_type,), ('b',))
+            type_check.expect(
+                b_type.dtype == x_type.dtype,
+                b_type.ndim == 1,
+            )
+            type_check.expect(b_type.shape[0] == w_type.shape[0])
+
+    def forward(self, inputs):
+        x, W = inputs[:2]
+        y = x.dot(W.T).astype(x.dtype, copy=False)
+        if len(inputs) == 3:
+            y += inputs[2]
+        self.retain_inputs((0, 1))
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            gx, = LinearGradData().apply((W, gy))
+            ret.append(_cast(gx, x.dtype))
+        if 1 in indexes:
+            gW, = LinearGradWeight(W.dtype).apply((x, gy))
+            ret.append(_cast(gW, W.dtype))
+        if 2 in indexes:
+            ret.append(chainer.functions.sum(gy, axis=0))
+        return ret
+
+
+class LinearGradData(function_node.FunctionNode):
+
+    """Gradient of :class:`LinearFunction` with respect to ``x``."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        W, gy = inputs
+        return gy.dot(W).astype(gy.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        W, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            gW, = LinearGradWeight(W.dtype).apply((ggx, gy))
+            ret.append(_cast(gW, W.dtype))
+        if 1 in indexes:
+            ret.append(_cast(linear(ggx, W), gy.dtype))
+        return ret
+
+
+class LinearGradWeight(function_node.FunctionNode):
+
+    """Gradient of :class:`LinearFunction` with respect to ``W``."""
+
+    def __init__(self, w_dtype):
+        self._w_dtype = w_dtype
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        return gy.T.dot(x).astype(self._w_dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggW, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            gx, = LinearGradData().apply((ggW, gy))
+            ret.append(_cast(gx, x.dtype))
+        if 1 in indexes:
+            ret.append(_cast(linear(x, ggW), gy.dtype))
+        return ret
+
+
+def linear(x, W, b=None, n_batch_axes=1):
+    """Linear function, or affine transformation.
+
+    It maps each input vector ``x_i`` to ``W x_i + b``. The leading
+    ``n_batch_axes`` axes of ``x`` index the vectors; the remaining axes
+    are flattened into one vector of length ``N``.
+
+    Args:
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+            ``(s_1, ..., s_n)`` with ``s_{n_batch_axes + 1} * ... * s_n``
+            equal to ``N``.
+        W (:class:`~chainer.Variable` or :ref:`ndarray`): Weight of shape
+            ``(M, N)``.
+        b (None or :class:`~chainer.Variable` or :ref:`ndarray`): Bias of
+            shape ``(M,)`` (optional).
+        n_batch_axes (int): Number of leading batch axes of ``x``; it must
+            be positive.
+
+    Returns:
+        ~chainer.Variable: Output of shape
+        ``(s_1, ..., s_{n_batch_axes}, M)``.
+
+    Raises:
+        ValueError: If ``n_batch_axes`` is not positive.
+
+    .. seealso::
+
+        :class:`~chainer.links.Linear`, which holds ``W`` and ``b``.
+
+    .. admonition:: Example
+
+        >>> x = np.random.uniform(0, 1, (3, 4)).astype(np.float32)
+        >>> W = np.random.uniform(0, 1, (5, 4)).astype(np.float32)
+        >>> b = np.random.uniform(0, 1, (5,)).astype(np.float32)
+        >>> F.linear(x, W, b).shape
+        (3, 5)
+        >>> x = np.random.uniform(0, 1, (2, 3, 4)).astype(np.float32)
+        >>> F.linear(x, W, b, n_batch_axes=2).shape
+        (2, 3, 5)
+
+    """
+    if n_batch_axes <= 0:
+        raise ValueError('n_batch_axes should be greater than 0.')
+    if n_batch_axes > 1:
+        batch_shape = x.shape[:n_batch_axes]
+        x = x.reshape(utils.size_of_shape(batch_shape), -1)
+    elif x.ndim > 2:
+        x = x.reshape(x.shape[0], -1)
+    args = (x, W) if b is None else (x, W, b)
+    y, = LinearFunction().apply(args)
+    if n_batch_axes > 1:
+        y = y.reshape(batch_shape + (-1,))
+    return y

@@ -1,0 +1,102 @@
+import numpy
+
+from chainer import function
+from chainer.functions.pooling import _roi
+from chainer.functions.pooling import roi_max_pooling_2d
+from chainer.utils import conv
+
+
+class ROIMaxAlign2D(function.Function):
+
+    """RoI max align over a set of 2-D planes."""
+
+    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
+        self.outh, self.outw, self.spatial_scale = \
+            _roi.parse_outsize_and_scale(outsize, spatial_scale)
+        self.sampling_ratio = _roi.parse_sampling_ratio(sampling_ratio)
+
+    def check_type_forward(self, in_types):
+        roi_max_pooling_2d.check_roi_types(in_types, float32_only=True)
+
+    def _grid(self, rois):
+        return _roi.SampleGrid(rois, self.spatial_scale, self.outh,
+                               self.outw, self.sampling_ratio)
+
+    def forward(self, inputs):
+        self.retain_inputs((1, 2))
+        x, rois, roi_indices = inputs
+        self._bottom_data_shape = x.shape
+        n, c, h, w = x.shape
+        xp = conv._xp(x)
+        planes = x.reshape(n, c, h * w)
+        shape = (len(rois), c, self.outh, self.outw)
+        best = xp.full(shape, -numpy.inf)
+        argmax = xp.full(shape, -1, numpy.int32)
+        grid = self._grid(rois)
+        for iy, ix, in_grid in grid.offsets():
+            taps, inside = _roi.bilinear_taps(
+                *grid.coordinates(iy, ix), h, w)
+            value = _roi.interpolate(planes, roi_indices, taps)
+            better = inside & in_grid & (value > best)
+            best = xp.where(better, value, best)
+            argmax = xp.where(better, iy * grid.grid_w + ix, argmax)
+        self.argmax_data = argmax.astype(numpy.int32, copy=False)
+        return best.astype(x.dtype),
+
+    def backward(self, inputs, grad_outputs):
+        rois, roi_indices = inputs[1:]
+        gy, = grad_outputs
+        xp = conv._xp(gy)
+        grid = self._grid(rois)
+        argmax = self.argmax_data
+        found = argmax >= 0
+        iy, ix = xp.divmod(xp.maximum(argmax, 0), grid.grid_w)
+        taps, inside = _roi.bilinear_taps(
+            *grid.coordinates(iy, ix), *self._bottom_data_shape[2:])
+        g = xp.where(found & inside, gy, 0.)
+        scatter = _roi.Scatter(self._bottom_data_shape, xp)
+        for pixel, weight in taps:
+            scatter.add(roi_indices, pixel, g * weight)
+        return scatter.result(gy.dtype), None, None
+
+
+def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale,
+                     sampling_ratio=None):
+    """Spatial region of interest (RoI) max align.
+
+    Each RoI, scaled by ``spatial_scale`` but not rounded, is split into
+    ``outsize`` bins, and each output element is the maximum of the input,
+    interpolated bilinearly, at a regular grid of points in its bin (or
+    ``-inf`` if no point lies in the image).
+
+    Args:
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+            ``(n, c, h, w)``, float32.
+        rois (:class:`~chainer.Variable` or :ref:`ndarray`): RoIs of shape
+            ``(R, 4)``, rows ``(y_min, x_min, y_max, x_max)``, float32.
+        roi_indices (:class:`~chainer.Variable` or :ref:`ndarray`): Image
+            index (int32) of each RoI, shape ``(R,)``.
+        outsize (int or pair of ints): Number of bins ``(outh, outw)``.
+        spatial_scale (float): Scale from RoI to ``x`` coordinates.
+        sampling_ratio (None, int or pair of ints): Sampling points per bin
+            along ``(y, x)``; by default ``ceil`` of the bin size.
+
+    Returns:
+        ~chainer.Variable: Output of shape ``(R, c, outh, outw)``.
+
+    Raises:
+        TypeError: If ``outsize`` or ``sampling_ratio`` is not positive
+            integers, or ``spatial_scale`` not a positive number.
+
+    .. admonition:: Example
+
+        >>> x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+        >>> rois = np.array([[0, 0, 4, 4]], np.float32)
+        >>> roi_indices = np.array([0], np.int32)
+        >>> F.roi_max_align_2d(x, rois, roi_indices, 2, 1.0).array
+        array([[[[ 7.5,  9. ],
+                 [13.5, 15. ]]]], dtype=float32)
+
+    """
+    return ROIMaxAlign2D(outsize, spatial_scale, sampling_ratio)(
+        x, rois, roi_indices)

@@ -1,0 +1,107 @@
+import numpy
+
+from chainer import function
+from chainer.functions.pooling import _roi
+from chainer.utils import type_check
+
+
+def check_roi_types(in_types, float32_only=False):
+    """Type check of ``(x, rois, roi_indices)`` of a RoI function."""
+    type_check._argname(in_types, ('x', 'rois', 'roi_indices'))
+    x_type, roi_type, roi_index_type = in_types
+    if float32_only:
+        type_check.expect(
+            x_type.dtype == numpy.float32,
+            roi_type.dtype == numpy.float32,
+        )
+    else:
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            x_type.dtype == roi_type.dtype,
+        )
+    type_check.expect(
+        x_type.ndim == 4,
+        roi_type.ndim == 2,
+        roi_index_type.dtype == numpy.int32,
+        roi_index_type.ndim == 1,
+    )
+    type_check.expect(
+        roi_type.shape[1] == 4,
+        roi_type.shape[0] == roi_index_type.shape[0],
+    )
+
+
+def integer_bins(rois, spatial_scale, outh, outw, height, width):
+    """Pixel bounds of the bins of RoIs ``(y_min, x_min, y_max, x_max)``."""
+    y0, x0, roi_h, roi_w = _roi.integer_rois(rois, spatial_scale, 0)
+    return (_roi.integer_bins(y0, roi_h, outh, height),
+            _roi.integer_bins(x0, roi_w, outw, width))
+
+
+class ROIMaxPooling2D(function.Function):
+
+    """RoI max pooling over a set of 2-D planes."""
+
+    def __init__(self, outsize, spatial_scale):
+        self.outh, self.outw, self.spatial_scale = \
+            _roi.parse_outsize_and_scale(outsize, spatial_scale)
+
+    def check_type_forward(self, in_types):
+        check_roi_types(in_types)
+
+    def forward(self, inputs):
+        self.retain_inputs((1, 2))
+        x, rois, roi_indices = inputs
+        self._bottom_data_shape = x.shape
+        ys, xs = integer_bins(rois, self.spatial_scale, self.outh,
+                              self.outw, *x.shape[2:])
+        y, self.argmax_data = _roi.bin_max(x, roi_indices, ys, xs)
+        return y,
+
+    def backward(self, inputs, grad_outputs):
+        roi_indices = inputs[2]
+        gy, = grad_outputs
+        gx = _roi.scatter_add(self._bottom_data_shape, gy.dtype, roi_indices,
+                              self.argmax_data, gy)
+        return gx, None, None
+
+
+def roi_max_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
+    """Spatial region of interest (RoI) max pooling.
+
+    Each RoI, scaled by ``spatial_scale`` and rounded to pixels, is split
+    into ``outsize`` bins, and each output element is the maximum of its
+    bin over one channel of the image ``roi_indices`` names; empty bins
+    give ``-inf``.
+
+    Args:
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+            ``(n, c, h, w)``.
+        rois (:class:`~chainer.Variable` or :ref:`ndarray`): RoIs of shape
+            ``(R, 4)``, rows ``(y_min, x_min, y_max, x_max)``, of the dtype
+            of ``x``.
+        roi_indices (:class:`~chainer.Variable` or :ref:`ndarray`): Image
+            index (int32) of each RoI, shape ``(R,)``.
+        outsize (int or pair of ints): Number of bins ``(outh, outw)``.
+        spatial_scale (float): Scale from RoI to ``x`` coordinates.
+
+    Returns:
+        ~chainer.Variable: Output of shape ``(R, c, outh, outw)``.
+
+    Raises:
+        TypeError: If ``outsize`` is not positive integers or
+            ``spatial_scale`` not a positive number.
+
+    See `Fast R-CNN <https://arxiv.org/abs/1504.08083>`_.
+
+    .. admonition:: Example
+
+        >>> x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+        >>> rois = np.array([[0, 0, 4, 4]], np.float32)
+        >>> roi_indices = np.array([0], np.int32)
+        >>> F.roi_max_pooling_2d(x, rois, roi_indices, 2, 1.0).array
+        array([[[[ 5.,  7.],
+                 [13., 15.]]]], dtype=float32)
+
+    """
+    return ROIMaxPooling2D(outsize, spatial_scale)(x, rois, roi_indices)

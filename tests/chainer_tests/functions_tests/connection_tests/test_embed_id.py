@@ -1,0 +1,79 @@
+import numpy
+import pytest
+
+import chainer
+from chainer import functions as F
+from chainer.functions.connection import embed_id
+from chainer import gradient_check
+from chainer import testing
+from chainer.utils import type_check
+
+
+@testing.parameterize(*testing.product({
+    'x_shape,ignore_label': [((3,), None), ((2, 4), None), ((2, 4), -1),
+                             ((5,), 2), ((0,), None)],
+    'dtype': [numpy.float16, numpy.float32, numpy.float64],
+}))
+@testing.fix_random()
+@testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+class TestEmbedID(testing.FunctionTestCase):
+
+    def setUp(self):
+        if self.dtype == numpy.float16:
+            self.check_backward_options = {'atol': 1e-2, 'rtol': 1e-2}
+            self.check_double_backward_options = {'atol': 1e-2, 'rtol': 1e-2}
+
+    def generate_inputs(self):
+        x = numpy.random.randint(0, 4, self.x_shape).astype(numpy.int32)
+        if self.ignore_label is not None and x.size:
+            x.ravel()[0] = self.ignore_label
+        W = numpy.random.uniform(-1, 1, (4, 3)).astype(self.dtype)
+        return x, W
+
+    def forward(self, inputs, device):
+        x, W = inputs
+        return F.embed_id(x, W, ignore_label=self.ignore_label),
+
+    def forward_expected(self, inputs):
+        x, W = inputs
+        y = W[numpy.where(x == self.ignore_label, 0, x)]
+        if self.ignore_label is not None:
+            y[x == self.ignore_label] = 0
+        return y,
+
+
+def test_gradient_sums_repeated_ids():
+    W = chainer.Variable(numpy.zeros((3, 2), numpy.float32))
+    y = F.embed_id(numpy.array([2, 0, 2, 1], numpy.int32), W,
+                   ignore_label=1)
+    assert type(y.creator) is embed_id.EmbedIDFunction
+    y.grad = numpy.arange(8, dtype=numpy.float32).reshape(4, 2)
+    y.backward()
+    numpy.testing.assert_array_equal(W.grad, [[2, 3], [0, 0], [4, 6]])
+
+
+def test_double_backward_of_w():
+    x = numpy.array([[0, 1], [2, 0]], numpy.int32)
+    W = numpy.random.RandomState(0).uniform(-1, 1, (3, 2))
+    gy = numpy.ones((2, 2, 2))
+    ggW = numpy.random.RandomState(1).uniform(-1, 1, (3, 2))
+
+    def f(W):
+        return F.embed_id(x, W) ** 2
+    gradient_check.check_double_backward(f, W, gy, ggW)
+
+
+def test_out_of_range_ids_in_debug_mode():
+    with chainer.using_config('debug', True):
+        with pytest.raises(ValueError, match='0 <= x < len'):
+            F.embed_id(numpy.array([0, 3], numpy.int32),
+                       numpy.ones((3, 2), numpy.float32))
+
+
+@pytest.mark.parametrize('x_dtype, W_shape', [
+    (numpy.float32, (3, 2)), (numpy.int32, (3, 2, 1))],
+    ids=['float_ids', 'W_ndim'])
+def test_invalid_types(x_dtype, W_shape):
+    with pytest.raises(type_check.InvalidType):
+        F.embed_id(numpy.zeros((2,), x_dtype),
+                   numpy.ones(W_shape, numpy.float32))
