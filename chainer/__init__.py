@@ -42,6 +42,8 @@ from chainer import backend  # NOQA
 from chainer.backend import get_device  # NOQA
 from chainer.backend import using_device  # NOQA
 from chainer.backends import cuda  # NOQA
+from chainer.backends.cuda import should_use_cudnn  # NOQA
+from chainer.backends.cuda import should_use_cudnn_tensor_core  # NOQA
 from chainer.configuration import config  # NOQA
 from chainer.configuration import DebugMode  # NOQA
 from chainer.configuration import get_dtype  # NOQA
@@ -85,6 +87,14 @@ import chainerx  # NOQA
 __version__ = _version.__version__
 
 backward = _backprop.backward
+
+# Set to True to silence the warnings of experimental features.
+disable_experimental_feature_warning = False
+
+
+def get_compute_mode():
+    """Returns ``chainer.config.compute_mode``."""
+    return config.compute_mode
 
 functions.math.basic_math.install_variable_arithmetics()
 

@@ -107,11 +107,14 @@ def _raise_from(exc_type, message, orig_exc):
     raise exc_type(message) from orig_exc
 
 
+from chainer.utils import array  # NOQA
 from chainer.utils import conv  # NOQA
 from chainer.utils import conv_nd  # NOQA
 from chainer.utils import sparse  # NOQA
 from chainer.utils import walker_alias  # NOQA
 from chainer.utils.conv import get_conv_outsize  # NOQA
+from chainer.utils.experimental import experimental  # NOQA
+from chainer.utils.nondeterministic import nondeterministic  # NOQA
 from chainer.utils.conv import get_deconv_outsize  # NOQA
 from chainer.utils.sparse import CooMatrix  # NOQA
 from chainer.utils.sparse import get_order  # NOQA
