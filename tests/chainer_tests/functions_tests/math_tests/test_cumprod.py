@@ -45,6 +45,7 @@ class TestCumprod(testing.FunctionTestCase):
 
 
 @pytest.mark.parametrize('axis', [None, 0, 1], ids=str)
+@testing.fix_random()
 def test_gradient_with_zeros(axis):
     x = numpy.array([[0., 2., 3., 0.5], [0., 0., 4., 1.], [1., 2., 0., 3.]])
     rng = numpy.random.RandomState(0)
@@ -54,8 +55,10 @@ def test_gradient_with_zeros(axis):
     def f(v):
         return F.cumprod(v, axis=axis)
     gradient_check.check_backward(f, x, gy, atol=1e-5, rtol=1e-5)
-    gradient_check.check_double_backward(f, x, gy, ggx, atol=1e-5,
-                                         rtol=1e-5)
+    # The numerical second derivative carries an error of order
+    # eps ** 2 times the third derivative, which is not zero here.
+    gradient_check.check_double_backward(f, x, gy, ggx, atol=1e-4,
+                                         rtol=1e-4)
 
 
 def test_gradient_with_zeros_values():
