@@ -1,5 +1,6 @@
 """Chainer: a flexible framework of neural networks, define-by-run."""
 
+import functools
 import sys as _sys
 
 import numpy
@@ -144,13 +145,11 @@ class _ModeContext:
         self._contexts.pop().__exit__(*args)
 
     def __call__(self, func):
+        @functools.wraps(func)
         def wrapped(*args, **kwargs):
             with configuration.using_config(
                     'enable_backprop', self._enable_backprop):
                 return func(*args, **kwargs)
-        wrapped.__name__ = func.__name__
-        wrapped.__doc__ = func.__doc__
-        wrapped.__wrapped__ = func
         return wrapped
 
 

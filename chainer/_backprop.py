@@ -13,6 +13,7 @@ import warnings
 import numpy
 
 import chainer
+from chainer import backend
 from chainer import configuration
 from chainer import function_hook
 from chainer.utils import argument
@@ -124,12 +125,6 @@ def normalize_grad_inputs(func, target_input_indexes, gxs):
     raise ValueError('\n'.join(lines))
 
 
-def _contains_nan(array):
-    if array.dtype.kind != 'f':
-        return False
-    return bool(chainer.backend.get_array_module(array).isnan(array).any())
-
-
 def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
                    is_debug):
     """Runs backward of ``func``, appending to the lists in ``grad_inputs``.
@@ -149,10 +144,9 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
             .backward_accumulate:
         gxs = func.backward(target_input_indexes, grad_outputs)
         gxs = normalize_grad_inputs(func, target_input_indexes, gxs)
-        for i, gx in zip(target_input_indexes, gxs):
-            if gx is not None:
-                grad_inputs[inputs[i]].append(_as_grad_var(gx))
     else:
+        # The node adds its gradients to the current ones itself; an input
+        # given twice gets the current gradient at its first position only.
         current = []
         seen = set()
         for i in target_input_indexes:
@@ -168,22 +162,24 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
             target_input_indexes, grad_outputs, tuple(current))
         if len(gxs) != len(target_input_indexes):
             normalize_grad_inputs(func, target_input_indexes, gxs)
-        for i, gx in zip(target_input_indexes, gxs):
-            if gx is not None:
-                grad_inputs[inputs[i]].append(_as_grad_var(gx))
 
     check_grad_type = chainer.variable._check_grad_type
-    for node, grads in grad_inputs.items():
-        if not grads:
+    for i, gx in zip(target_input_indexes, gxs):
+        if gx is None:
             continue
-        for gx in grads:
-            check_grad_type(func, node, True, gx._data)
-            if is_debug and _contains_nan(gx._data):
-                raise RuntimeError(
-                    'NaN is detected on backward computation of {}'.format(
-                        func.label))
-        if len(grads) > 1 and not func.lazy_grad_sum:
-            grads[:] = [_sum_grads(grads)]
+        gx = _as_grad_var(gx)
+        node = inputs[i]
+        check_grad_type(func, node, True, gx._data)
+        if is_debug and backend._contains_nan(gx._data):
+            raise RuntimeError(
+                'NaN is detected on backward computation of {}'.format(
+                    func.label))
+        grad_inputs[node].append(gx)
+
+    if not func.lazy_grad_sum:
+        for grads in grad_inputs.values():
+            if len(grads) > 1:
+                grads[:] = [_sum_grads(grads)]
 
 
 def _run_backward(func, target_input_indexes, grad_outputs, grads,
@@ -384,6 +380,30 @@ def backprop_to_inputs(output_grads, input_nodes, input_grads, retain_grad):
     return [results[node] for node in input_nodes]
 
 
+def check_variables(name, item_name, variables):
+    """Raises TypeError unless ``variables`` is a list or tuple of them."""
+    if not isinstance(variables, (tuple, list)):
+        raise TypeError('{} must be a tuple or a list, not {}.'.format(
+            name, type(variables)))
+    for v in variables:
+        if not isinstance(v, chainer.variable.Variable):
+            raise TypeError('each {} must be a Variable, not {}'.format(
+                item_name, type(v)))
+
+
+def check_grads(name, grads, variables_name, variables):
+    """Raises unless ``grads`` is a list or tuple as long as ``variables``.
+    """
+    if not isinstance(grads, (tuple, list)):
+        raise TypeError('{} must be a tuple or a list or None, not {}.'
+                        .format(name, type(grads)))
+    if len(grads) != len(variables):
+        raise ValueError(
+            '{0} must be of the same length as {1}.\n'
+            'len({1}) = {2}, len({0}) = {3}'.format(
+                name, variables_name, len(variables), len(grads)))
+
+
 def backward(outputs, grad_outputs=None, **kwargs):
     """Runs backprop from several outputs at once.
 
@@ -403,24 +423,11 @@ def backward(outputs, grad_outputs=None, **kwargs):
         kwargs, ('enable_double_backprop', False),
         retain_grad='semantics for retain_grad=True is under discussion',
         loss_scale='chainer.backward does not support loss_scale option')
-    if not isinstance(outputs, (tuple, list)):
-        raise TypeError('outputs must be a tuple or a list, not {}.'.format(
-            type(outputs)))
-    for y in outputs:
-        if not isinstance(y, chainer.variable.Variable):
-            raise TypeError(
-                'each output must be a Variable, not {}'.format(type(y)))
+    check_variables('outputs', 'output', outputs)
     if grad_outputs is None:
         grad_outputs = [y._grad_var for y in outputs]
-    elif not isinstance(grad_outputs, (tuple, list)):
-        raise TypeError(
-            'grad_outputs must be a tuple or a list or None, not {}.'
-            .format(type(grad_outputs)))
-    elif len(outputs) != len(grad_outputs):
-        raise ValueError(
-            'grad_outputs must be of the same length as outputs.\n'
-            'len(outputs) = {}, len(grad_outputs) = {}'.format(
-                len(outputs), len(grad_outputs)))
+    else:
+        check_grads('grad_outputs', grad_outputs, 'outputs', outputs)
 
     pairs = []
     seen = set()

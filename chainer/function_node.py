@@ -18,7 +18,6 @@ from chainer import variable
 _Variable = variable.Variable
 _VariableNode = variable.VariableNode
 _ARRAY_TYPES = variable._ARRAY_TYPES
-_config = configuration.config
 _config_local = configuration.config._local
 _global_settings = configuration.global_config.__dict__
 
@@ -49,12 +48,6 @@ def _make_output(func, data, requires_grad):
         node.shape = data.shape
     var._node = node
     return var
-
-
-def _contains_nan(array):
-    if array.dtype.kind != 'f':
-        return False
-    return bool(backend.get_array_module(array).isnan(array).any())
 
 
 class FunctionNode:
@@ -186,7 +179,8 @@ class FunctionNode:
                 hook.forward_postprocess(self, in_data)
 
         if local.get('debug', settings['debug']):
-            if any([y is not None and _contains_nan(y) for y in outputs]):
+            if any([y is not None and backend._contains_nan(y)
+                    for y in outputs]):
                 raise RuntimeError(
                     'NaN is detected on forward computation of {}'.format(
                         self.label))
@@ -197,10 +191,10 @@ class FunctionNode:
 
         if requires_grad and local.get(
                 'enable_backprop', settings['enable_backprop']):
-            self._link(input_vars, ret, outputs)
+            self._link(input_vars, ret, outputs, local)
         return ret
 
-    def _link(self, input_vars, output_vars, outputs):
+    def _link(self, input_vars, output_vars, outputs, local):
         input_nodes = tuple([x._node for x in input_vars])
         rank = max([node._rank for node in input_nodes])
         self.rank = rank
@@ -225,12 +219,8 @@ class FunctionNode:
                 output_vars[index]._node.data = outputs[index]
                 data.append(outputs[index])
             self._retained_output_data = tuple(data)
-        local = _config_local.__dict__
-        if local:
-            self.lazy_grad_sum = local.get(
-                'lazy_grad_sum', _global_settings['lazy_grad_sum'])
-        elif _global_settings['lazy_grad_sum']:
-            self.lazy_grad_sum = True
+        self.lazy_grad_sum = local.get(
+            'lazy_grad_sum', _global_settings['lazy_grad_sum'])
 
     def _check_data_type_forward(self, in_data):
         thread_state = type_check._thread_local
@@ -445,40 +435,13 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
         list of Variable: The gradient of each input (``None`` where no
         gradient reached it).
     """
-    if not isinstance(outputs, (tuple, list)):
-        raise TypeError('outputs must be a tuple or a list, not {}.'.format(
-            type(outputs)))
-    if not isinstance(inputs, (tuple, list)):
-        raise TypeError('inputs must be a tuple or a list, not {}.'.format(
-            type(inputs)))
-    for y in outputs:
-        if not isinstance(y, _Variable):
-            raise TypeError(
-                'each output must be a Variable, not {}'.format(type(y)))
-    for x in inputs:
-        if not isinstance(x, _Variable):
-            raise TypeError(
-                'each input must be a Variable, not {}'.format(type(x)))
+    _backprop.check_variables('outputs', 'output', outputs)
+    _backprop.check_variables('inputs', 'input', inputs)
     if grad_outputs is not None:
-        if not isinstance(grad_outputs, (tuple, list)):
-            raise TypeError(
-                'grad_outputs must be a tuple or a list or None, not '
-                '{}.'.format(type(grad_outputs)))
-        if len(outputs) != len(grad_outputs):
-            raise ValueError(
-                'grad_outputs must be of the same length as outputs.\n'
-                'len(outputs) = {}, len(grad_outputs) = {}'.format(
-                    len(outputs), len(grad_outputs)))
+        _backprop.check_grads('grad_outputs', grad_outputs, 'outputs',
+                              outputs)
     if grad_inputs is not None:
-        if not isinstance(grad_inputs, (tuple, list)):
-            raise TypeError(
-                'grad_inputs must be a tuple or a list or None, not '
-                '{}.'.format(type(grad_inputs)))
-        if len(inputs) != len(grad_inputs):
-            raise ValueError(
-                'grad_inputs must be of the same length as inputs.\n'
-                'len(inputs) = {}, len(grad_inputs) = {}'.format(
-                    len(inputs), len(grad_inputs)))
+        _backprop.check_grads('grad_inputs', grad_inputs, 'inputs', inputs)
 
     output_grads = []
     for i, y in enumerate(outputs):

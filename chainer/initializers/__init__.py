@@ -74,3 +74,18 @@ def _get_initializer(initializer):
         raise TypeError('invalid type of initializer: {}'.format(
             type(initializer)))
     return initializer
+
+
+def _check_is_initializer_like(initializer):
+    """Raises TypeError unless links accept ``initializer`` as initial value.
+
+    That is ``None``, an initializer (any callable), an array or a scalar.
+    """
+    if not (initializer is None
+            or callable(initializer)
+            or isinstance(initializer,
+                          (numpy.ndarray, backend.cuda.ndarray))
+            or numpy.isscalar(initializer)):
+        raise TypeError(
+            'Initializer is of wrong type: {}. Allowed types are '
+            'Initializer, ndarray and scalar.'.format(type(initializer)))

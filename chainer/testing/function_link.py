@@ -56,18 +56,6 @@ class LinkTestError(_TestError):
     """Raised when the target link is implemented incorrectly."""
 
 
-def _check_is_initializer_like(initializer):
-    # Initializer-likes are what links accept as initial values: None, an
-    # initializer (any callable), an array or a scalar.
-    if not (initializer is None
-            or callable(initializer)
-            or isinstance(initializer, chainer.get_array_types())
-            or numpy.isscalar(initializer)):
-        raise TypeError(
-            'Initializer is of wrong type: {}. Allowed types are '
-            'Initializer, ndarray and scalar.'.format(type(initializer)))
-
-
 class InitializerArgument:
     """A link constructor argument paired with the initializer it stands for.
 
@@ -96,7 +84,7 @@ class InitializerArgument:
     def __init__(self, argument_value, expected_initializer):
         if expected_initializer is None:
             raise ValueError('Expected initialized cannot be None.')
-        _check_is_initializer_like(expected_initializer)
+        initializers._check_is_initializer_like(expected_initializer)
         self.argument_value = argument_value
         self.expected_initializer = expected_initializer
 
@@ -110,7 +98,7 @@ def _check_generated_initializer(init):
         raise ValueError(
             'A None initializer must be wrapped in a InitializerArgument '
             'along with the expected initializer fallen back to.')
-    _check_is_initializer_like(init)
+    initializers._check_is_initializer_like(init)
 
 
 def _get_initializer_argument_value(init):
