@@ -134,3 +134,12 @@ def test_print_runtime_info():
 def test_chainerx_stub():
     import chainerx
     assert chainerx.is_available() is False
+
+
+def test_array_type_helpers():
+    a = numpy.ones(2)
+    assert chainer.is_arrays_compatible([a, None, numpy.zeros(3)])
+    assert chainer.is_arrays_compatible([])
+    assert not chainer.is_arrays_compatible([a, [1, 2]])
+    assert numpy.ndarray in chainer.get_array_types()
+    assert chainer.get_cpu_array_types() == (numpy.ndarray,)
