@@ -70,7 +70,7 @@ class TensorGeometry:
         return len(self.shape)
 
 
-def _strided_view(array, shape, strides, storage_offset):
+def _stride_array(array, shape, strides, storage_offset):
     # A view of the memory buffer of ``array`` (counted in elements).
     low, high = _index_range(shape, strides, storage_offset)
     if low < 0:
@@ -121,7 +121,7 @@ class AsStrided(function_node.FunctionNode):
         self.input_geometry = TensorGeometry(x)
         if self.storage_offset is None:
             self.storage_offset = self.input_geometry.storage_offset
-        return _strided_view(
+        return _stride_array(
             x, self.shape, self.strides, self.storage_offset),
 
     def backward(self, indexes, grad_outputs):

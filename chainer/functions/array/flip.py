@@ -1,6 +1,12 @@
-from chainer import backend
 from chainer import function_node
 from chainer.utils import type_check
+
+
+def _flip(array, axis):
+    # A reversed view of ``array`` along ``axis``, for any array module.
+    index = [slice(None)] * array.ndim
+    index[axis] = slice(None, None, -1)
+    return array[tuple(index)]
 
 
 class Flip(function_node.FunctionNode):
@@ -20,8 +26,7 @@ class Flip(function_node.FunctionNode):
         type_check.expect(-x_type.ndim <= axis, axis < x_type.ndim)
 
     def forward(self, inputs):
-        xp = backend.get_array_module(*inputs)
-        return xp.flip(inputs[0], self.axis),
+        return _flip(inputs[0], self.axis),
 
     def backward(self, indexes, grad_outputs):
         return Flip(self.axis).apply(grad_outputs)

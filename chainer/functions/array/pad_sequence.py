@@ -7,6 +7,27 @@ from chainer import function_node
 from chainer.utils import type_check
 
 
+_INT64 = numpy.iinfo(numpy.int64)
+_UINT64 = numpy.iinfo(numpy.uint64)
+
+
+def _padding_value(padding, dtype):
+    # The padding as an array of ``dtype`` stores it. A Python number goes
+    # into an integer dtype as under NumPy 1, where the original ran: it is
+    # truncated to an integer, which must fit a C long (or, for uint64, an
+    # unsigned one), and then wraps around (-1 pads uint8 with 255) where
+    # NumPy 2 raises OverflowError.
+    if (dtype.kind not in 'iu' or isinstance(padding, (bool, numpy.generic))
+            or not isinstance(padding, (int, float))):
+        return padding
+    value = int(padding)
+    if dtype == numpy.uint64 and 0 <= value <= _UINT64.max:
+        return numpy.uint64(value)
+    if not _INT64.min <= value <= _INT64.max:
+        raise OverflowError('Python int too large to convert to C long')
+    return numpy.int64(value).astype(dtype)
+
+
 class PadSequence(function_node.FunctionNode):
 
     """Pads arrays of different lengths into one array."""
@@ -31,15 +52,16 @@ class PadSequence(function_node.FunctionNode):
         length = max(lengths) if self.length is None else self.length
         unit = xs[0].shape[1:]
         y = xp.empty((len(xs), length) + unit, xs[0].dtype)
+        padding = _padding_value(self.padding, y.dtype)
         if xp is numpy:
             for i, x in enumerate(xs):
                 n = lengths[i]
                 y[i, :n] = x
-                y[i, n:] = self.padding
+                y[i, n:] = padding
         elif length > 0:
             # One scatter of all the rows instead of two copies per
             # sequence.
-            y.fill(self.padding)
+            y.fill(padding)
             rows = numpy.concatenate(
                 [i * length + numpy.arange(n)
                  for i, n in enumerate(lengths)])
@@ -67,7 +89,9 @@ def pad_sequence(xs, length=None, padding=0):
         length (None or int): The length of the padded sequences; at least
             the length of the longest sequence. ``None`` (default) uses the
             length of the longest sequence.
-        padding (int or float): The value of the added elements.
+        padding (int or float): The value of the added elements. In an
+            integer dtype, an out-of-range integer wraps around (``-1``
+            pads ``uint8`` sequences with ``255``).
 
     Returns:
         ~chainer.Variable: A variable of shape

@@ -64,7 +64,8 @@ class RepeatGrad(function_node.FunctionNode):
             axis = self.axis % len(shape)
             n = shape[axis]
         if len(self.repeats) == 1:
-            r = self.repeats[0]
+            # ``repeats`` may hold a bool, as NumPy allows.
+            r = int(self.repeats[0])
             # Each run of ``r`` copies becomes an axis to sum over.
             split = gy.shape[:axis] + (n, r) + gy.shape[axis + 1:]
             gx = gy.reshape(split).sum(axis=axis + 1)

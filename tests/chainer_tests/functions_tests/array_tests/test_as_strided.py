@@ -120,3 +120,14 @@ def test_no_double_backward():
     with pytest.raises(NotImplementedError):
         gx.grad = numpy.ones(3, numpy.float32)
         gx.backward()
+
+
+def test_stride_array_helper():
+    # The array-level helper takes strides and offset in elements.
+    from chainer.functions.array import as_strided
+    x = numpy.arange(8, dtype=numpy.float32)
+    y = as_strided._stride_array(x, (3, 3), (-1, 2), 3)
+    numpy.testing.assert_array_equal(
+        y, [[3, 5, 7], [2, 4, 6], [1, 3, 5]])
+    with pytest.raises(ValueError):
+        as_strided._stride_array(x, (3, 3), (-1, 2), 1)

@@ -53,3 +53,13 @@ def test_invalid_axis(shape, axis):
 def test_axis_type(axis):
     with pytest.raises(TypeError):
         F.flip(numpy.zeros((2, 3), numpy.float32), axis)
+
+
+def test_flip_helper_matches_numpy():
+    # The module's array-level helper is used by code that predates
+    # numpy.flip.
+    from chainer.functions.array import flip
+    x = numpy.arange(24).reshape(2, 3, 4)
+    for axis in (0, 1, 2, -1):
+        numpy.testing.assert_array_equal(
+            flip._flip(x, axis), numpy.flip(x, axis))

@@ -78,3 +78,41 @@ def test_invalid_dtype():
 def test_no_inputs():
     with pytest.raises(type_check.InvalidType):
         F.pad_sequence([])
+
+
+@pytest.mark.parametrize('dtype, padding, expected', [
+    (numpy.uint8, -1, 255),
+    (numpy.uint16, -1, 65535),
+    (numpy.uint32, -1, 2 ** 32 - 1),
+    (numpy.uint64, -1, 2 ** 64 - 1),
+    (numpy.uint64, 2 ** 63, 2 ** 63),
+    (numpy.int8, 300, 44),
+    (numpy.uint8, -129, 127),
+    (numpy.int32, 2 ** 40, 0),
+    (numpy.uint8, -1.5, 255),
+    (numpy.int8, 1.7, 1),
+    (numpy.int16, numpy.int64(-1), -1),
+    (numpy.uint8, numpy.int64(-1), 255),
+    (numpy.bool_, -1, True),
+    (numpy.float16, -1, -1),
+], ids=str)
+def test_integer_padding_wraps_around(dtype, padding, expected):
+    # As with NumPy 1: an out-of-range padding wraps around in the dtype.
+    xs = [numpy.array([1, 1], dtype), numpy.array([1], dtype)]
+    y = F.pad_sequence(xs, padding=padding)
+    assert y.dtype == dtype
+    assert int(y.array[1, 1]) == int(expected)
+    numpy.testing.assert_array_equal(y.array[:, 0], [1, 1])
+
+
+@pytest.mark.parametrize('dtype, padding, error', [
+    (numpy.int32, float('inf'), OverflowError),
+    (numpy.uint8, float('nan'), ValueError),
+    (numpy.int64, 2 ** 63, OverflowError),
+    (numpy.uint64, 2 ** 64, OverflowError),
+    (numpy.int8, -2 ** 63 - 1, OverflowError),
+], ids=str)
+def test_integer_padding_out_of_c_long(dtype, padding, error):
+    xs = [numpy.array([1, 1], dtype), numpy.array([1], dtype)]
+    with pytest.raises(error):
+        F.pad_sequence(xs, padding=padding)

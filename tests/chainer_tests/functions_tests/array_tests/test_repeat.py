@@ -62,3 +62,20 @@ def test_negative_repeats(repeats):
 def test_axis_type(axis):
     with pytest.raises(TypeError):
         F.repeat(numpy.zeros((2,), numpy.float32), 2, axis)
+
+
+@pytest.mark.parametrize('repeats, axis', [
+    (True, None), (True, 0), ((True,), None), ((True, False), 0),
+], ids=str)
+def test_bool_repeats(repeats, axis):
+    # NumPy takes bools for counts, and so does repeat, in both directions.
+    x = chainer.Variable(numpy.array([1, 2], numpy.float32))
+    y = F.repeat(x, repeats, axis)
+    expected = numpy.repeat(x.array, repeats, axis)
+    numpy.testing.assert_array_equal(y.array, expected)
+    gy = numpy.arange(1, y.size + 1, dtype=numpy.float32)
+    y.grad = gy
+    y.backward()
+    gx = numpy.zeros(2, numpy.float32)
+    numpy.add.at(gx, numpy.repeat(numpy.arange(2), repeats), gy)
+    numpy.testing.assert_array_equal(x.grad, gx)
