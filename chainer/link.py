@@ -6,6 +6,7 @@ a link runs its ``forward`` method, wrapped by the link hooks.
 """
 
 import collections
+from collections import abc as collections_abc
 import contextlib
 import copy
 import warnings
@@ -65,7 +66,7 @@ class Link(device_resident.DeviceResident):
     """
 
     _local_link_hooks = None
-    _n_local_link_hooks = 0
+    _init_done = False
 
     def __init__(self, **params):
         super().__init__()
@@ -79,7 +80,7 @@ class Link(device_resident.DeviceResident):
             self.add_param(name, shape, dtype=dtype)
 
     def _check_init_done(self):
-        if not self.__dict__.get('_init_done', False):
+        if not self._init_done:
             raise RuntimeError('Link.__init__() has not been called.')
 
     def __setattr__(self, name, value):
@@ -98,18 +99,24 @@ class Link(device_resident.DeviceResident):
         super().__delattr__(name)
 
     def __call__(self, *args, **kwargs):
+        self._check_init_done()
+        # A ``__call__`` injected by a mixin class after Link in the MRO
+        # takes precedence over ``forward``.
+        forward = getattr(super(), '__call__', None)
+        if forward is None:
+            forward = self.forward
         hooks = link_hook._get_link_hooks()
         if self._n_local_link_hooks:
             hooks = collections.OrderedDict(hooks)
             hooks.update(self._local_link_hooks)
         if not hooks:
-            return self.forward(*args, **kwargs)
+            return forward(*args, **kwargs)
         hooks = list(hooks.values())
         pre_args = link_hook._ForwardPreprocessCallbackArgs(
             self, 'forward', args, kwargs)
         for hook in hooks:
             hook.forward_preprocess(pre_args)
-        out = self.forward(*args, **kwargs)
+        out = forward(*args, **kwargs)
         post_args = link_hook._ForwardPostprocessCallbackArgs(
             self, 'forward', args, kwargs, out)
         for hook in hooks:
@@ -208,7 +215,7 @@ class Link(device_resident.DeviceResident):
     def from_params(cls, *args, **kwargs):
         """Makes a link from given parameter arrays (where supported)."""
         raise NotImplementedError(
-            '{} does not implement from_params.'.format(cls.__name__))
+            'This link does not implement `from_params`.')
 
     # Copy --------------------------------------------------------------
 
@@ -221,7 +228,8 @@ class Link(device_resident.DeviceResident):
                 fresh arrays with the initializers.
 
         Returns:
-            Link: The copy, with ``name`` unset.
+            Link: The copy. A shared copy has ``name`` unset; a deep copy
+            keeps it.
         """
         if mode == 'share':
             ret = copy.copy(self)
@@ -235,12 +243,9 @@ class Link(device_resident.DeviceResident):
                 d[name] = shared
             return ret
         if mode == 'copy':
-            ret = copy.deepcopy(self)
-            ret.name = None
-            return ret
+            return copy.deepcopy(self)
         if mode == 'init':
             ret = copy.deepcopy(self)
-            ret.name = None
             for param in ret.params(include_uninit=False):
                 param.initialize(param.shape)
             return ret
@@ -260,6 +265,10 @@ class Link(device_resident.DeviceResident):
 
     @property
     def _device_id(self):
+        warnings.warn(
+            'Link._device_id is left only for backward compatibility and '
+            'likely to be removed. Use Link.device instead.',
+            DeprecationWarning)
         device = self.device
         if device.xp is numpy:
             return None
@@ -443,6 +452,11 @@ class Link(device_resident.DeviceResident):
             self._local_link_hooks = hooks
         return hooks
 
+    @property
+    def _n_local_link_hooks(self):
+        hooks = self._local_link_hooks
+        return 0 if hooks is None else len(hooks)
+
     def add_hook(self, hook, name=None):
         """Registers a link hook on this link.
 
@@ -461,7 +475,6 @@ class Link(device_resident.DeviceResident):
         if name in hooks:
             raise KeyError('Hook {} already exists'.format(name))
         hooks[name] = hook
-        self._n_local_link_hooks = len(hooks)
         hook.added(self)
         return self
 
@@ -476,13 +489,23 @@ class Link(device_resident.DeviceResident):
             raise KeyError('Hook {} does not exist'.format(name))
         hooks[name].deleted(self)
         del hooks[name]
-        self._n_local_link_hooks = len(hooks)
 
 
-def _child_str(name, link):
-    lines = str(link).split('\n')
-    text = '\n'.join(['  ' + line for line in lines]).lstrip()
-    return '  ({}): {},'.format(name, text)
+def _container_str(container, items):
+    """Formats ``Name(\n  (key): item,\n  ...)``; ``Name()`` when empty.
+
+    Args:
+        container: The link being printed; its class names the text.
+        items: ``(key, text)`` pairs, one per child.
+    """
+    lines = []
+    for key, text in items:
+        entry = '({}): {},'.format(key, text)
+        lines.extend('  {}\n'.format(line) for line in entry.splitlines())
+    body = ''.join(lines)
+    if body:
+        body = '\n' + body
+    return '{}({})'.format(container.__class__.__name__, body)
 
 
 class Chain(Link):
@@ -512,12 +535,8 @@ class Chain(Link):
             self.add_link(name, link)
 
     def __str__(self):
-        d = self.__dict__
-        lines = ['{}('.format(self.__class__.__name__)]
-        for name in sorted(self._children):
-            lines.append(_child_str(name, d[name]))
-        lines.append(')')
-        return '\n'.join(lines)
+        return _container_str(
+            self, ((child.name, str(child)) for child in self.children()))
 
     def __getitem__(self, name):
         """Returns the child link of the given name."""
@@ -629,8 +648,13 @@ class Chain(Link):
             d[name].serialize(serializer[name])
 
 
-class ChainList(Link):
+class ChainList(Link, collections_abc.MutableSequence):
     """A link made of a list of child links.
+
+    A ChainList is a mutable sequence of links: it supports indexing and
+    slicing (also in assignment and ``del``), ``len``, ``in``, ``index``,
+    ``count``, ``append``, ``insert``, ``extend``, ``pop``, ``remove``,
+    ``reverse`` and ``+=``. The name of each child is its position.
 
     Args:
         *links: The initial child links.
@@ -643,11 +667,8 @@ class ChainList(Link):
             self.add_link(link)
 
     def __str__(self):
-        lines = ['{}('.format(self.__class__.__name__)]
-        for i, link in enumerate(self._children):
-            lines.append(_child_str(i, link))
-        lines.append(')')
-        return '\n'.join(lines)
+        return _container_str(
+            self, ((i, str(child)) for i, child in enumerate(self._children)))
 
     def __setattr__(self, name, value):
         if self.within_init_scope and isinstance(value, Link):
@@ -657,14 +678,24 @@ class ChainList(Link):
         super().__setattr__(name, value)
 
     def __setitem__(self, index, value):
-        if not isinstance(value, Link):
-            raise TypeError('cannot register a non-link object as a child')
-        value.name = str(index)
-        self._children[index] = value
+        if isinstance(index, int):
+            value.name = str(index)
+            self._children[index] = value
+        elif isinstance(index, slice):
+            self._children[index] = value
+            self._rename_children()
+        else:
+            raise TypeError(
+                'ChainList indices must be integers or slices, not {}'.format(
+                    type(index).__name__))
 
     def __getitem__(self, index):
-        """Returns the child link at ``index``."""
+        """Returns the child link (or a list of them for a slice)."""
         return self._children[index]
+
+    def __delitem__(self, index):
+        del self._children[index]
+        self._rename_children()
 
     def __iter__(self):
         return iter(self._children)
@@ -672,35 +703,39 @@ class ChainList(Link):
     def __len__(self):
         return len(self._children)
 
+    def _rename_children(self):
+        for i, child in enumerate(self._children):
+            child.name = str(i)
+
+    def insert(self, index, link):
+        """Inserts a child link before position ``index``.
+
+        Args:
+            index (int): Position.
+            link (Link): The child.
+        """
+        if index == len(self._children):
+            self._children.append(link)
+            link.name = str(index)
+        else:
+            self._children.insert(index, link)
+            self._rename_children()
+
     def add_link(self, link):
         """Appends a child link.
 
         Args:
             link (Link): The child.
         """
-        if not isinstance(link, Link):
-            raise TypeError('cannot register a non-link object as a child')
-        link.name = str(len(self._children))
-        self._children.append(link)
-
-    append = add_link
-
-    def insert(self, index, link):
-        """Inserts a child link before ``index``.
-
-        Args:
-            index (int): Position.
-            link (Link): The child.
-        """
-        if index != len(self._children) and not (
-                -len(self._children) <= index < len(self._children)):
-            raise IndexError('Index out of range: {}'.format(index))
-        self._children.insert(index, link)
-        for i, child in enumerate(self._children):
-            child.name = str(i)
+        self.append(link)
 
     def copy(self, mode='share'):
-        ret = super().copy(mode)
+        """Copies the list; the children are copied with ``mode``.
+
+        The parameters registered on the list itself are always shared, as
+        in the ``'share'`` mode.
+        """
+        ret = super().copy()
         ret._children = list(ret._children)
         children = ret._children
         for i, child in enumerate(children):

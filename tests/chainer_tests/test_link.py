@@ -1,4 +1,6 @@
+import collections.abc
 import copy
+import warnings
 
 import numpy
 import pytest
@@ -175,6 +177,7 @@ def test_copyparams_and_addgrads(net):
     numpy.testing.assert_array_equal(net.stat, [3, 3])
     assert net.count == 9
     net.cleargrads()
+    other.cleargrads()
     other.l1.W.grad = numpy.ones((4, 3), numpy.float32)
     net.addgrads(other)
     numpy.testing.assert_array_equal(net.l1.W.grad, numpy.ones((4, 3)))
@@ -329,3 +332,123 @@ class TestChainList:
     def test_str(self):
         chain = chainer.ChainList(Affine(2, 2))
         assert str(chain) == 'ChainList(\n  (0): Affine(out_size=2),\n)'
+
+    def test_is_mutable_sequence(self):
+        a, b, c = Affine(1, 1), Affine(1, 1), Affine(1, 1)
+        chain = chainer.ChainList(a, b)
+        assert isinstance(chain, collections.abc.MutableSequence)
+        assert a in chain and c not in chain
+        assert chain.index(b) == 1
+        assert chain.count(a) == 1
+        chain.extend([c])
+        assert list(chain) == [a, b, c]
+        assert list(reversed(chain)) == [c, b, a]
+        assert chain.pop(0) is a
+        assert [link.name for link in chain] == ['0', '1']
+        chain.remove(c)
+        assert list(chain) == [b]
+        chain += chainer.ChainList(a)
+        assert list(chain) == [b, a] and a.name == '1'
+        del chain[0]
+        assert list(chain) == [a] and a.name == '0'
+
+    def test_slices(self):
+        links = [Affine(1, 1) for _ in range(4)]
+        chain = chainer.ChainList(*links[:2])
+        chain[0:1] = links[2:]
+        assert list(chain) == [links[2], links[3], links[1]]
+        assert [link.name for link in chain] == ['0', '1', '2']
+        assert chain[1:] == [links[3], links[1]]
+        del chain[:2]
+        assert list(chain) == [links[1]] and links[1].name == '0'
+        with pytest.raises(TypeError, match='integers or slices'):
+            chain['0'] = links[0]
+
+    def test_str_empty(self):
+        assert str(chainer.ChainList()) == 'ChainList()'
+        assert str(chainer.Chain()) == 'Chain()'
+        nested = chainer.ChainList(chainer.ChainList(Affine(1, 2)))
+        assert str(nested) == (
+            'ChainList(\n'
+            '  (0): ChainList(\n'
+            '    (0): Affine(out_size=2),\n'
+            '  ),\n'
+            ')')
+
+    def test_copy_shares_own_params(self):
+        # The list's own parameters are shared whatever the mode; only the
+        # children are copied with it.
+        chain = chainer.ChainList(Affine(2, 2))
+        with chain.init_scope():
+            chain.p = chainer.Parameter(numpy.ones(2, numpy.float32))
+        copied = chain.copy(mode='copy')
+        assert copied.p.array is chain.p.array
+        assert copied.name is None
+        assert copied[0].W.array is not chain[0].W.array
+
+
+def test_deep_copies_keep_the_name(net):
+    for mode in ('copy', 'init'):
+        assert net.l1.copy(mode).name == 'l1'
+    assert net.l1.copy('share').name is None
+
+
+def test_mixin_call_takes_precedence():
+    class CallMixin:
+        def __call__(self, x, scale=1):
+            return ('mixin', x * scale)
+
+    class Injected(chainer.Link, CallMixin):
+        def forward(self, x):
+            return ('forward', x)
+
+    assert Injected()(2, scale=3) == ('mixin', 6)
+
+
+def test_call_checks_init():
+    class Forgetful(chainer.Link):
+        def __init__(self):
+            pass
+
+        def forward(self, x):
+            return x
+
+    with pytest.raises(RuntimeError, match=r'^Link\.__init__\(\) has not'):
+        Forgetful()(1)
+
+
+def test_legacy_device_methods_warn(net):
+    with pytest.warns(DeprecationWarning,
+                      match=r"to_cpu is deprecated\. Please use "
+                            r"to_device\('@numpy'\) instead\."):
+        assert net.to_cpu() is net
+    with pytest.warns(DeprecationWarning, match='Link._device_id'):
+        assert net._device_id is None
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        assert net.to_device('@numpy') is net
+
+
+@pytest.mark.parametrize('name', ['to_device', 'to_chx', 'from_chx'])
+def test_final_device_methods(name):
+    with pytest.raises(TypeError, match='is final'):
+        type('Bad', (chainer.Link,), {name: lambda self, *args: self})
+
+
+def test_overridden_legacy_method_is_called():
+    with pytest.warns(DeprecationWarning, match="Overriding method 'to_cpu'"):
+        class Child(chainer.Link):
+            calls = 0
+
+            def to_cpu(self):
+                Child.calls += 1
+                return super().to_cpu()
+
+    parent = chainer.Chain()
+    with parent.init_scope():
+        parent.child = Child()
+    parent.to_device('@numpy')
+    assert Child.calls == 1
+    with pytest.warns(DeprecationWarning):
+        parent.to_cpu()
+    assert Child.calls == 2

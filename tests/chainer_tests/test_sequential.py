@@ -1,3 +1,8 @@
+import os
+import pickle
+import sys
+import tempfile
+
 import numpy
 import pytest
 
@@ -147,3 +152,96 @@ def test_backward_through_sequential():
     F.sum(seq(x)).backward()
     numpy.testing.assert_allclose(x.grad, [6, 6])
     numpy.testing.assert_allclose(seq[0].w.grad, [6])
+
+
+def test_non_callable_layers_are_rejected():
+    with pytest.raises(ValueError, match='should be callable'):
+        chainer.Sequential(0)
+    seq = chainer.Sequential(double)
+    with pytest.raises(ValueError, match='should be callable'):
+        seq.append('relu')
+    with pytest.raises(ValueError, match='should be callable'):
+        seq[0] = 1
+    assert len(seq) == 1
+
+
+def test_children_are_named_as_in_chainer():
+    # Each link inserted after the first goes right after the first link
+    # among the children.
+    a, b, c, d = Scale(1), Scale(2), Scale(3), Scale(4)
+    seq = chainer.Sequential(a, double, b, c, d)
+    assert list(seq.children()) == [a, d, c, b]
+    assert [link.name for link in (a, d, c, b)] == ['0', '1', '2', '3']
+    numpy.testing.assert_allclose(seq(_x()).array, [48, 96])
+
+
+def test_delitem_renames_following_children():
+    a, b, c = Scale(1), Scale(2), Scale(3)
+    seq = chainer.Sequential(a, b, c)
+    del seq[0]
+    assert list(seq.children()) == [c, b]
+    assert (c.name, b.name) == ('0', '1')
+
+
+def test_index_is_relative_to_start():
+    seq = chainer.Sequential(double, F.relu, double)
+    assert seq.index(double, 1) == 1
+
+
+def test_clear_unregisters_every_other_child():
+    links = [Scale(i) for i in range(4)]
+    seq = chainer.Sequential(*links)
+    children = list(seq.children())
+    seq.clear()
+    assert len(seq) == 0
+    assert list(seq.children()) == children[1::2]
+
+
+def test_reversed_and_reverse():
+    a, b = Scale(1), Scale(2)
+    seq = chainer.Sequential(a, double, b)
+    assert list(reversed(seq)) == [b, double, a]
+    seq.reverse()
+    assert list(seq) == [b, double, a]
+
+
+def test_pickle():
+    seq = chainer.Sequential(Scale(3), double)
+    copied = pickle.loads(pickle.dumps(seq))
+    assert copied[1] is double
+    numpy.testing.assert_array_equal(copied[0].w.array, [3])
+    assert copied[0].name == '0'
+    assert isinstance(seq.__reduce__(), tuple)
+    seq.append(lambda x: x)
+    with pytest.raises(ValueError, match='lambda'):
+        pickle.dumps(seq)
+
+
+def _fixture_path():
+    return os.path.join(os.path.dirname(__file__), 'fixtures',
+                        'sequential.npz')
+
+
+def test_load_model_saved_by_chainer():
+    # sequential.npz was written by make_sequential_fixture.py under
+    # Chainer 7.8.1: a Sequential of four Linear layers.
+    sys.path.insert(0, os.path.dirname(_fixture_path()))
+    try:
+        import make_sequential_fixture
+    finally:
+        sys.path.pop(0)
+    model = make_sequential_fixture.build()
+    chainer.serializers.load_npz(_fixture_path(), model)
+    expected = numpy.load(_fixture_path())
+    for index, layer in enumerate(model):
+        if isinstance(layer, chainer.Link):
+            numpy.testing.assert_array_equal(
+                layer.W.array, expected['expected/{}/W'.format(index)])
+            numpy.testing.assert_array_equal(
+                layer.b.array, expected['expected/{}/b'.format(index)])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, 'model.npz')
+        chainer.serializers.save_npz(path, model)
+        saved = numpy.load(path)
+        for key in saved:
+            numpy.testing.assert_array_equal(saved[key], expected[key])
