@@ -320,31 +320,32 @@ def _nodes_between(output_nodes, input_nodes):
     return on_path
 
 
-def backprop_to_inputs(output_grads, input_nodes, input_grads, retain_grad):
+def backprop_to_inputs(output_nodes, input_nodes, initial_grads,
+                       retain_grad, loss_scale):
     """Backprops from the outputs to the given inputs only.
 
     Args:
-        output_grads (list): ``(variable node, gradient variable)`` pairs.
+        output_nodes (list of VariableNode): The outputs.
         input_nodes (list of VariableNode): The inputs.
-        input_grads (list or None): Gradients to add to the inputs'.
+        initial_grads (dict): The starting gradient variable of each output,
+            and the gradients to add to those of the inputs.
         retain_grad (bool): Whether intermediate variables keep their
             gradients.
+        loss_scale (float): Recorded on the variables that keep gradients.
 
     Returns:
         list of Variable: The gradient of each input, or ``None``.
     """
-    on_path = _nodes_between([node for node, _ in output_grads], input_nodes)
+    on_path = _nodes_between(output_nodes, input_nodes)
     input_set = set(input_nodes)
     grads = _GradTable(load_leaf_grads=False)
-    funcs = _FunctionHeap()
-    for node, grad in output_grads:
+    for node, grad in initial_grads.items():
         grads.accumulate(node, grad)
+    funcs = _FunctionHeap()
+    for node in output_nodes:
         creator = node._creator_node
         if creator is not None and node in on_path:
             funcs.push(creator)
-    if input_grads is not None:
-        for node, grad in zip(input_nodes, input_grads):
-            grads.accumulate(node, grad)
 
     results = {}
     is_debug = _config.debug
@@ -360,7 +361,10 @@ def backprop_to_inputs(output_grads, input_nodes, input_grads, retain_grad):
             if y in input_set:
                 results[y] = gy
             if retain_grad:
-                y._set_grad_var_if_available(gy)
+                var = y._variable()
+                if var is not None:
+                    var._set_grad_var_without_check(gy)
+                    var._loss_scale = loss_scale
         target_input_indexes = tuple([
             i for i, x in enumerate(func.inputs) if x in on_path])
         if not target_input_indexes or all(
@@ -409,8 +413,8 @@ def backward(outputs, grad_outputs=None, **kwargs):
 
     Unlike :meth:`Variable.backward`, no default gradient is set: each
     output uses the given gradient or, when ``grad_outputs`` is omitted,
-    its own ``grad_var``. An output given twice gets the sum of its
-    gradients.
+    its own ``grad_var``, which is then cleared (an output given twice
+    counts once). Given gradients of an output listed twice are summed.
 
     Args:
         outputs (tuple or list of Variable): The outputs.
@@ -425,30 +429,30 @@ def backward(outputs, grad_outputs=None, **kwargs):
         loss_scale='chainer.backward does not support loss_scale option')
     check_variables('outputs', 'output', outputs)
     if grad_outputs is None:
-        grad_outputs = [y._grad_var for y in outputs]
+        # Each output's own gradient is consumed, so an output given twice
+        # counts once.
+        grad_outputs = []
+        for y in outputs:
+            grad_var = y._grad_var
+            if grad_var is None:
+                warnings.warn(
+                    'outputs contains a Variable without grad, or '
+                    'duplicate outputs. Note that chainer.backward does '
+                    'not set default grad.', RuntimeWarning)
+            y._grad_var = None
+            grad_outputs.append(grad_var)
     else:
         check_grads('grad_outputs', grad_outputs, 'outputs', outputs)
 
     pairs = []
-    seen = set()
-    ambiguous = False
     for y, gy in zip(outputs, grad_outputs):
-        node = y._node
         if gy is None:
-            ambiguous = True
             continue
         if not isinstance(gy, chainer.variable.Variable):
             gy = chainer.variable.Variable(gy, requires_grad=False)
-        if node in seen:
-            ambiguous = True
-        seen.add(node)
+        node = y._node
         node._check_old_style_gradient()
         pairs.append((node, gy))
-    if ambiguous:
-        warnings.warn(
-            'outputs contains a Variable without grad, or duplicate '
-            'outputs. Note that chainer.backward does not set default '
-            'grad.', RuntimeWarning)
     if not pairs:
         return
     with configuration.using_config(

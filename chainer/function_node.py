@@ -189,8 +189,7 @@ class FunctionNode:
         make_output = _make_output
         ret = tuple([make_output(self, y, requires_grad) for y in outputs])
 
-        if requires_grad and local.get(
-                'enable_backprop', settings['enable_backprop']):
+        if local.get('enable_backprop', settings['enable_backprop']):
             self._link(input_vars, ret, outputs, local)
         return ret
 
@@ -443,36 +442,34 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
     if grad_inputs is not None:
         _backprop.check_grads('grad_inputs', grad_inputs, 'inputs', inputs)
 
-    output_grads = []
+    # Each output starts from its given gradient or ones (never its own
+    # grad_var); an output or input given twice keeps its last gradient.
+    initial_grads = {}
     for i, y in enumerate(outputs):
         y._node._check_old_style_gradient()
         gy = None if grad_outputs is None else grad_outputs[i]
-        if gy is None and grad_outputs is None:
-            gy = y._grad_var
-            if gy is None:
-                data = y._data
-                xp = backend.get_array_module(data)
-                g = xp.ones_like(data)
-                if loss_scale is not None:
-                    g *= loss_scale
-                gy = _Variable(g, requires_grad=False)
-        elif gy is not None and not isinstance(gy, _Variable):
+        if gy is None:
+            with backend.using_device(y.device):
+                g = y.xp.ones_like(y._data)
+            if loss_scale is not None:
+                g *= loss_scale
+            gy = _Variable(g, requires_grad=False)
+        elif not isinstance(gy, _Variable):
             gy = _Variable(gy, requires_grad=False)
-        output_grads.append((y._node, gy))
-
-    initial_input_grads = None
+        initial_grads[y._node] = gy
     if grad_inputs is not None:
-        initial_input_grads = [
-            None if g is None else
-            g if isinstance(g, _Variable) else _Variable(
-                g, requires_grad=False)
-            for g in grad_inputs]
+        for x, gx in zip(inputs, grad_inputs):
+            if gx is None:
+                continue
+            if not isinstance(gx, _Variable):
+                gx = _Variable(gx, requires_grad=False)
+            initial_grads[x._node] = gx
 
     with configuration.using_config(
             'enable_backprop', enable_double_backprop):
         results = _backprop.backprop_to_inputs(
-            output_grads, [x._node for x in inputs], initial_input_grads,
-            retain_grad)
+            [y._node for y in outputs], [x._node for x in inputs],
+            initial_grads, retain_grad, loss_scale)
 
     if set_grad:
         for x, gx in zip(inputs, results):

@@ -16,7 +16,9 @@ from chainer.utils import argument
 
 
 def _array_types():
-    return (numpy.ndarray, cuda.ndarray)
+    if cuda.available:
+        return (numpy.ndarray, cuda.ndarray)
+    return (numpy.ndarray,)
 
 
 _ARRAY_TYPES = _array_types()
@@ -270,6 +272,11 @@ class Variable:
     # Make NumPy call the reflected operators of Variable.
     __array_priority__ = 200
 
+    # Weak references to the variables sharing the array with this one (this
+    # one included), set by a shallow copy: setting ``array`` on any of them
+    # sets it on all, as a link copied with ``mode='share'`` needs.
+    _data_sharers = None
+
     def __init__(self, data=None, **kwargs):
         name, grad, requires_grad = argument.parse_kwargs(
             kwargs, ('name', None), ('grad', None), ('requires_grad', True),
@@ -299,6 +306,23 @@ class Variable:
             node._variable = weakref.ref(self)
         self._grad_var = None if grad is None else Variable(grad)
 
+    def __copy__(self):
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._data = self._data
+        new._grad_var = self._grad_var
+        new._requires_grad = self._requires_grad
+        new._loss_scale = self._loss_scale
+        new._node = VariableNode(new, self.name)
+        sharers = self._data_sharers
+        if sharers is None:
+            sharers = [weakref.ref(self)]
+            self._data_sharers = sharers
+        sharers[:] = [ref for ref in sharers if ref() is not None]
+        sharers.append(weakref.ref(new))
+        new._data_sharers = sharers
+        return new
+
     def __reduce__(self):
         return _recover_variable, (
             self._data, self.name, self.grad, self._requires_grad)
@@ -318,8 +342,16 @@ class Variable:
 
     @array.setter
     def array(self, data):
-        self._node._update_data_info(data)
-        self._data = data
+        sharers = self._data_sharers
+        if sharers is None:
+            self._node._update_data_info(data)
+            self._data = data
+            return
+        for ref in sharers:
+            var = ref()
+            if var is not None:
+                var._node._update_data_info(data)
+                var._data = data
 
     data = array
 
@@ -330,10 +362,10 @@ class Variable:
 
     @property
     def xp(self):
-        """The array module (``numpy`` or ``cupy``) of the array."""
+        """The array module (``numpy`` or ``cupy``) of the device."""
         data = self._data
         if data is None:
-            return numpy
+            return self.device.xp
         return backend.get_array_module(data)
 
     @property
@@ -374,10 +406,10 @@ class Variable:
         self._node.name = name
 
     def __len__(self):
-        shape = self._data.shape
-        if not shape:
-            raise TypeError('len() of unsized object')
-        return shape[0]
+        return len(self._data)
+
+    def __pos__(self):
+        return self
 
     def item(self):
         """Returns the single element of the array as a Python scalar."""
@@ -563,25 +595,23 @@ class Variable:
     def addgrad(self, var):
         """Adds the gradient of another variable to this one's.
 
-        The two variables may live on different devices; the sum is stored
-        on this variable's device.
+        The two variables may live on different devices; the sum is a new
+        gradient variable on this variable's device. An uninitialized
+        variable is first initialized with the shape of ``var``.
 
         Args:
             var (Variable): The source variable.
         """
-        src = var.grad
-        if src is None:
+        if var.grad is None:
             return
+        src = var._grad_var
         if self._data is None:
             self.initialize(var.shape)
+        dst = self._grad_var
         dst_device = self.device
-        src = dst_device.send(src)
-        dst = self.grad
-        if dst is None:
-            self.grad = src.copy()
-        else:
-            with chainer.using_device(dst_device):
-                dst += src
+        if src.device != dst_device:
+            src = chainer.functions.copy(src, dst_device)
+        self.grad_var = src if dst is None else src + dst
 
     # Devices -----------------------------------------------------------
 
@@ -712,27 +742,34 @@ class Variable:
         """
         node = self._node
         node._check_old_style_gradient()
-        if node._creator_node is None:
-            return
         grad_var = self._grad_var
+        data = self._data
         if grad_var is None:
-            data = self._data
-            if data.size != 1:
-                raise ValueError(
-                    'Variable.backward needs the gradient of a variable '
-                    'with more than one element: set its grad first (its '
-                    'shape is {})'.format(data.shape))
-            if data.ndim != 0:
-                warnings.warn(
-                    'Treating a variable with only one element as a scalar '
-                    'in Variable.backward is deprecated. Use '
-                    'chainer.functions.squeeze to obtain a scalar variable.',
-                    DeprecationWarning)
-            xp = backend.get_array_module(data)
-            grad = xp.ones_like(data)
-            if loss_scale is not None:
-                grad *= loss_scale
-            grad_var = Variable(grad)
+            if data.size == 1:
+                if data.ndim != 0:
+                    warnings.warn(
+                        'Treating a variable with only one element as a '
+                        'scalar in Variable.backward is deprecated. A scalar '
+                        'variable must be a 0-dimensional array. Apply '
+                        'chainer.functions.squeeze to obtain a scalar '
+                        'variable. If the size of this variable accidentally '
+                        'becomes one, set zero to grad.', DeprecationWarning)
+                with chainer.using_device(self.device):
+                    grad = self.xp.ones_like(data)
+                if loss_scale is not None:
+                    grad *= loss_scale
+                grad_var = Variable(grad, requires_grad=False)
+            elif node._creator_node is not None:
+                raise TypeError(
+                    'Variable.backward needs the initial gradient of a '
+                    'variable with more than one element (shape {}): set '
+                    'its grad first; it is cleared after each backward '
+                    'unless retain_grad=True.'.format(data.shape))
+        # The starting gradient is consumed: with retain_grad the traversal
+        # stores it back, and a leaf gets it as its own gradient.
+        self._grad_var = None
+        if grad_var is None:
+            return
         with configuration.using_config(
                 'enable_backprop', enable_double_backprop):
             _backprop.backprop_to_all(
@@ -765,6 +802,10 @@ class Parameter(Variable):
             parameter, set by the optimizer.
     """
 
+    # Whether ``grad`` may be read: an uninitialized parameter has no
+    # gradient to report until one is set or cleared.
+    _grad_valid = True
+
     def __init__(self, initializer=None, shape=None, name=None):
         if initializer is None:
             initializer = initializers.NaN()
@@ -773,9 +814,9 @@ class Parameter(Variable):
         if shape is None:
             if isinstance(initializer, _ARRAY_TYPES):
                 super().__init__(initializer, name=name)
-                initializer = initializers.Constant(initializer)
             else:
                 super().__init__(name=name)
+                self._grad_valid = False
                 self._grad_initializer = initializers.NaN(
                     getattr(initializer, 'dtype', None))
         else:
@@ -790,18 +831,55 @@ class Parameter(Variable):
 
     def __reduce__(self):
         return _recover_parameter, (
-            self._data, self.name, self.grad, self.initializer,
-            self.update_rule)
+            self._data, self.name, self._grad_var, self._grad_valid,
+            self.initializer, self.update_rule, self.device)
 
-    def __repr__(self):
-        return super().__repr__().replace('variable', 'parameter', 1)
+    @property
+    def grad(self):
+        """The gradient array, or ``None``.
+
+        Raises:
+            RuntimeError: if the parameter is uninitialized and its gradient
+                was neither set nor cleared.
+        """
+        if not self._grad_valid:
+            raise RuntimeError(
+                'Cannot retrieve Variable.grad. Either it must be set '
+                'manually or Variable.cleargrad() must be called '
+                'beforehand.')
+        grad_var = self._grad_var
+        return None if grad_var is None else grad_var._data
+
+    @grad.setter
+    def grad(self, g):
+        Variable.grad.fset(self, g)
+        self._grad_valid = True
+
+    @property
+    def grad_var(self):
+        """The gradient as a :class:`Variable`, or ``None``."""
+        return self._grad_var
+
+    @grad_var.setter
+    def grad_var(self, g):
+        Variable.grad_var.fset(self, g)
+        self._grad_valid = True
+
+    def _set_grad_var_without_check(self, gv):
+        self._grad_var = gv
+        self._grad_valid = True
 
     @property
     def dtype(self):
         data = self._data
-        if data is None:
-            return getattr(self.initializer, 'dtype', None)
-        return data.dtype
+        if data is not None:
+            return data.dtype
+        initializer = self.initializer
+        if hasattr(initializer, 'dtype'):
+            return numpy.dtype(initializer.dtype)
+        raise RuntimeError(
+            'Dtype of the parameter is not determined yet because it\'s '
+            'uninitialized and dtype was not explicitly given.')
 
     @property
     def is_initialized(self):
@@ -816,18 +894,26 @@ class Parameter(Variable):
 
     def _to_device(self, device):
         if self._data is None:
+            sharers = self._data_sharers
+            if sharers is not None and self._initial_device != device:
+                # An uninitialized copy stops sharing the array to come.
+                sharers[:] = [
+                    ref for ref in sharers if ref() not in (self, None)]
+                self._data_sharers = None
             self._initial_device = device
         super()._to_device(device)
 
     def cleargrad(self):
         """Clears the gradient; an uninitialized parameter gets none."""
         super().cleargrad()
+        self._grad_valid = True
         if self._data is None:
             self._grad_initializer = None
 
     def zerograd(self):
         """Fills the gradient with zeros, also once it gets initialized."""
         super().zerograd()
+        self._grad_valid = True
         if self._data is None:
             self._grad_initializer = initializers.Zero(
                 getattr(self.initializer, 'dtype', None))
@@ -856,11 +942,14 @@ class Parameter(Variable):
             self.update_rule.update(self)
 
 
-def _recover_parameter(data, name, grad, initializer, update_rule):
+def _recover_parameter(data, name, grad_var, grad_valid, initializer,
+                       update_rule, device):
     param = Parameter(initializer=initializer, name=name)
     param.array = data
-    param.grad = grad
+    param._grad_var = grad_var
+    param._grad_valid = grad_valid
     param.update_rule = update_rule
+    param.to_device(device)
     return param
 
 

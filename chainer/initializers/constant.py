@@ -3,6 +3,7 @@
 import numpy
 
 from chainer import backend
+from chainer.backends import cuda
 from chainer import initializer
 
 
@@ -29,16 +30,18 @@ class Identity(initializer.Initializer):
         array[...] = xp.identity(shape[0]) * self.scale
 
 
-class Constant(initializer.Initializer):
-    """Fills an array with a scalar, or with an array broadcast to it.
+class _Constant(initializer.Initializer):
+    """Base of the initializers that fill arrays with ``fill_value``."""
 
-    Args:
-        fill_value (scalar or array): The value(s) to fill with.
-        dtype: Data type of the arrays this initializer fills.
-    """
+    fill_value = None
 
-    def __init__(self, fill_value, dtype=None):
-        self.fill_value = fill_value
+    def __init__(self, dtype=None):
+        fill_value = self.fill_value
+        if not (numpy.isscalar(fill_value) or isinstance(
+                fill_value, (numpy.ndarray, cuda.ndarray))):
+            raise ValueError(
+                'fill_value must be either scalar, numpy.ndarray, '
+                'cupy.ndarray or chainerx.ndarray.')
         super().__init__(dtype)
 
     def __call__(self, array):
@@ -52,28 +55,44 @@ class Constant(initializer.Initializer):
         array[...] = xp.asarray(fill_value)
 
 
-def Zero(dtype=None):
-    """Returns an initializer that fills arrays with zeros.
+class Constant(_Constant):
+    """Fills an array with a scalar, or with an array broadcast to it.
+
+    Args:
+        fill_value (scalar or array): The value(s) to fill with.
+        dtype: Data type of the arrays this initializer fills.
+    """
+
+    def __init__(self, fill_value, dtype=None):
+        self.fill_value = fill_value
+        super().__init__(dtype)
+
+
+class Zero(_Constant):
+    """Fills arrays with zeros.
 
     Args:
         dtype: Data type of the arrays it fills.
     """
-    return Constant(0.0, dtype=dtype)
+
+    fill_value = 0.0
 
 
-def One(dtype=None):
-    """Returns an initializer that fills arrays with ones.
-
-    Args:
-        dtype: Data type of the arrays it fills.
-    """
-    return Constant(1.0, dtype=dtype)
-
-
-def NaN(dtype=None):
-    """Returns an initializer that fills arrays with NaN.
+class One(_Constant):
+    """Fills arrays with ones.
 
     Args:
         dtype: Data type of the arrays it fills.
     """
-    return Constant(numpy.nan, dtype=dtype)
+
+    fill_value = 1.0
+
+
+class NaN(_Constant):
+    """Fills arrays with NaN.
+
+    Args:
+        dtype: Data type of the arrays it fills.
+    """
+
+    fill_value = numpy.nan

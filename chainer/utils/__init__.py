@@ -57,7 +57,7 @@ def size_of_shape(shape):
     size = 1
     for dim in shape:
         size *= dim
-    return numpy.intp(size)
+    return int(size)
 
 
 def sum_to(x, shape):

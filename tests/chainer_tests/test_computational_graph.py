@@ -403,11 +403,14 @@ def test_leaf_variable_alone():
     assert edges == []
 
 
-def test_inputs_without_grad_make_no_graph():
+def test_inputs_without_grad_are_in_the_graph():
+    # The node is linked while backprop is enabled, as in the original.
     x = _var(requires_grad=False)
     y, = Double().apply((x,))
     g = c.build_computational_graph(y)
-    assert [id(n) for n in g.nodes] == [id(y.node)]
+    assert {id(n) for n in g.nodes} == {
+        id(x.node), id(y.creator_node), id(y.node)}
+    assert len(g.edges) == 2
 
 
 def test_unchain_backward_stops_the_walk():

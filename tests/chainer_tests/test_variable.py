@@ -171,9 +171,39 @@ class TestGradAttribute:
         y.grad = numpy.array([1, 2], numpy.float32)
         x.addgrad(y)
         numpy.testing.assert_array_equal(x.grad, [1, 2])
-        assert x.grad is not y.grad
+        # As the original: the source's gradient variable is bound as is.
+        assert x.grad_var is y.grad_var
+        first = x.grad
         x.addgrad(y)
         numpy.testing.assert_array_equal(x.grad, [2, 4])
+        # The sum is a new array: neither gradient is changed in place.
+        numpy.testing.assert_array_equal(first, [1, 2])
+        numpy.testing.assert_array_equal(y.grad, [1, 2])
+
+    def test_addgrad_checks_dtype_and_shape(self):
+        x = _var([1, 2])
+        x.grad = numpy.ones(2, numpy.float32)
+        y = chainer.Variable(numpy.ones(2, numpy.float64))
+        y.grad = numpy.ones(2, numpy.float64)
+        with pytest.raises(chainer.utils.type_check.InvalidType):
+            x.addgrad(y)
+        z = _var([1, 2, 3])
+        z.grad = numpy.ones(3, numpy.float32)
+        with pytest.raises(chainer.utils.type_check.InvalidType):
+            x.addgrad(z)
+
+    def test_addgrad_initializes_parameter(self):
+        y = _var([3, 4])
+        y.grad = numpy.array([1, 2], numpy.float32)
+        p = chainer.Parameter()
+        p.cleargrad()
+        p.addgrad(y)
+        assert p.shape == (2,)
+        numpy.testing.assert_array_equal(p.grad, [1, 2])
+        # Without cleargrad the new gradient starts as NaN, as the original.
+        p = chainer.Parameter()
+        p.addgrad(y)
+        assert numpy.isnan(p.grad).all()
 
     def test_copydata(self):
         x = _var([1, 2])
@@ -203,7 +233,7 @@ class TestBackward:
     def test_non_scalar_output_without_grad(self):
         x = _var([1, 2, 3])
         y = x * 2
-        with pytest.raises(ValueError, match='set its grad'):
+        with pytest.raises(TypeError, match='set its grad'):
             y.backward()
 
     def test_one_element_non_scalar_warns(self):
@@ -273,11 +303,14 @@ class TestBackward:
         assert c.grad is None
         numpy.testing.assert_allclose(x.grad, [3, 4])
 
-    def test_constant_inputs_build_no_graph(self):
+    def test_constant_inputs_are_linked_while_backprop_is_enabled(self):
         c = _var([3, 4], requires_grad=False)
         y = c * 2
-        assert y.creator_node is None
+        assert isinstance(y.creator_node, chainer.FunctionNode)
+        assert y.rank == 1
         assert not y.requires_grad
+        with chainer.no_backprop_mode():
+            assert (c * 2).creator_node is None
 
     def test_rank(self):
         x = _var([1])
