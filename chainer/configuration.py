@@ -1,6 +1,5 @@
 """Thread-local configuration: ``chainer.config`` and ``using_config``."""
 
-import contextlib
 import os
 import sys
 import threading
@@ -15,16 +14,13 @@ class GlobalConfig:
     :class:`LocalConfig` first and falls back to this object.
     """
 
-    def __init__(self, name):
-        self.__dict__['_name'] = name
-
     def show(self, file=sys.stdout):
         """Prints the configuration entries, sorted by name.
 
         Args:
             file: A writable stream; standard output by default.
         """
-        keys = sorted(key for key in self.__dict__ if key != '_name')
+        keys = sorted(self.__dict__)
         _print_attrs(self, keys, file)
 
 
@@ -58,25 +54,44 @@ class LocalConfig:
             file: A writable stream; standard output by default.
         """
         keys = set(self._global.__dict__) | set(self._local.__dict__)
-        keys.discard('_name')
         _print_attrs(self, sorted(keys), file)
 
 
 def _print_attrs(obj, keys, file):
-    if not keys:
-        return
     width = max(len(key) for key in keys)
     for key in keys:
         file.write('{} {}\n'.format(key.ljust(width), getattr(obj, key)))
 
 
-global_config = GlobalConfig('chainer.global_config')
+global_config = GlobalConfig()
 config = LocalConfig(global_config)
 
-_missing = object()
+class _ConfigContext:
+    """Sets one entry of a :class:`LocalConfig` while the context lasts.
+
+    The object may be entered again after it has been exited.
+    """
+
+    def __init__(self, config, name, value):
+        self.config = config
+        self.name = name
+        self.value = value
+        self.is_local = False
+        self.old_value = None
+
+    def __enter__(self):
+        self.is_local = hasattr(self.config._local, self.name)
+        if self.is_local:
+            self.old_value = getattr(self.config, self.name)
+        setattr(self.config, self.name, self.value)
+
+    def __exit__(self, typ, value, traceback):
+        if self.is_local:
+            setattr(self.config, self.name, self.old_value)
+        else:
+            delattr(self.config, self.name)
 
 
-@contextlib.contextmanager
 def using_config(name, value, config=config):
     """Temporarily sets a configuration entry for the current thread.
 
@@ -86,20 +101,14 @@ def using_config(name, value, config=config):
         config (LocalConfig): The configuration to modify; ``chainer.config``
             by default.
 
+    Returns:
+        A context manager.
+
     Example:
         >>> with chainer.using_config('train', False):
         ...     y = model(x)
     """
-    local = config._local.__dict__
-    previous = local.get(name, _missing)
-    setattr(config, name, value)
-    try:
-        yield
-    finally:
-        if previous is _missing:
-            delattr(config, name)
-        else:
-            setattr(config, name, previous)
+    return _ConfigContext(config, name, value)
 
 
 class _Mixed16:

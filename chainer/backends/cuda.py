@@ -14,9 +14,10 @@ When CuPy can be imported, the following CuPy names are re-exported here:
  ``chainer.backends.cuda.cudnn``        :mod:`cupyx.cudnn`
 =====================================  =================================
 
-Without CuPy, :data:`available` is ``False``, ``cupy`` and ``cudnn`` are
-``None``, ``ndarray``, ``Device``, ``Event`` and ``Stream`` are placeholder
-classes (no real object is an instance of them), every CPU path keeps
+Without CuPy, :data:`available` is ``False``, ``cupy`` is a sentinel object
+that no array module is, ``cupyx`` and ``cudnn`` are ``None``, ``ndarray``,
+``Device``, ``Event`` and ``Stream`` are placeholder classes (no real
+object is an instance of them), every CPU path keeps
 working, and any GPU operation raises ``RuntimeError`` from
 :func:`check_cuda_available`.
 
@@ -53,7 +54,8 @@ try:
 
     available = True
 except Exception as e:  # a broken CuPy leaves the CPU usable
-    cupy = None
+    # A sentinel no module is, so ``xp is cuda.cupy`` stays valid.
+    cupy = object()
     cupyx = None
     _resolution_error = e
 

@@ -3,7 +3,6 @@
 import hashlib
 import os
 import pathlib
-import shutil
 import sys
 import urllib.parse
 import urllib.request
@@ -80,7 +79,7 @@ def cached_download(url):
             fails.
     """
     cache_root = os.path.join(_dataset_root, '_dl_cache')
-    os.makedirs(cache_root, exist_ok=True)
+    _make_directory(cache_root)
     url_hash = hashlib.md5(url.encode('utf-8'), usedforsecurity=False)
     cache_path = os.path.join(cache_root, url_hash.hexdigest())
     if os.path.exists(cache_path):
@@ -90,9 +89,7 @@ def cached_download(url):
     sys.stderr.flush()
     with utils.tempdir(prefix='_dl_', dir=cache_root) as temp_dir:
         temp_path = os.path.join(temp_dir, 'dl')
-        with urllib.request.urlopen(url) as response, \
-                open(temp_path, 'wb') as f:
-            shutil.copyfileobj(response, f)
+        urllib.request.urlretrieve(url, temp_path)
         os.replace(temp_path, cache_path)
     return cache_path
 
@@ -115,14 +112,16 @@ def cache_or_load_file(path, creator, loader):
         What the creator or the loader returns.
 
     Raises:
-        RuntimeError: If the directory of ``path`` cannot be created.
+        RuntimeError: If the dataset root or the directory of ``path``
+            cannot be created.
     """
     if os.path.exists(path):
         return loader(path)
 
     directory = os.path.dirname(path) or '.'
     try:
-        os.makedirs(directory, exist_ok=True)
+        _make_directory(_dataset_root)
+        _make_directory(directory)
     except OSError as e:
         raise RuntimeError('cannot create dataset directory') from e
 
@@ -132,6 +131,22 @@ def cache_or_load_file(path, creator, loader):
         if not os.path.exists(path):
             os.replace(temp_path, path)
     return content
+
+
+def _make_directory(path):
+    """Creates a directory (and its parents) unless it exists.
+
+    Args:
+        path (str): The directory.
+
+    Raises:
+        OSError: If ``path`` is not a directory and cannot be created.
+    """
+    try:
+        os.makedirs(path)
+    except OSError:
+        if not os.path.isdir(path):
+            raise
 
 
 def _url_under(base_url, file_name):

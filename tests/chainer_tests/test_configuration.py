@@ -8,6 +8,7 @@ import numpy
 import pytest
 
 import chainer
+from chainer import _runtime_info
 from chainer import configuration
 
 
@@ -126,6 +127,10 @@ def test_print_runtime_info():
     out = io.StringIO()
     chainer.print_runtime_info(out)
     text = out.getvalue()
+    runtime = io.StringIO()
+    _runtime_info.print_runtime_info(runtime)
+    assert runtime.getvalue() == str(_runtime_info._get_runtime_info())
+    assert 'ChainerX: Not Available' in runtime.getvalue()
     assert 'Chainer: {}'.format(chainer.__version__) in text
     assert 'NumPy: {}'.format(numpy.__version__) in text
     assert chainer.__version__.startswith('7.')
@@ -143,3 +148,31 @@ def test_array_type_helpers():
     assert not chainer.is_arrays_compatible([a, [1, 2]])
     assert numpy.ndarray in chainer.get_array_types()
     assert chainer.get_cpu_array_types() == (numpy.ndarray,)
+
+
+def test_fresh_configs_are_independent():
+    global_config = configuration.GlobalConfig()
+    config = configuration.LocalConfig(global_config)
+    global_config.x = 'global x'
+    config.y = 'local y'
+    assert config.x == 'global x' and not hasattr(global_config, 'y')
+    with pytest.raises(AttributeError):
+        del config.x
+    out = io.StringIO()
+    config.show(out)
+    assert out.getvalue() == 'x global x\ny local y\n'
+    out = io.StringIO()
+    global_config.show(out)
+    assert out.getvalue() == 'x global x\n'
+
+
+def test_using_config_can_be_entered_again():
+    global_config = configuration.GlobalConfig()
+    config = configuration.LocalConfig(global_config)
+    global_config.x = 'global'
+    context = chainer.using_config('x', 'temporary', config)
+    for _ in range(2):
+        with context:
+            assert config.x == 'temporary'
+        assert config.x == 'global'
+        assert 'x' not in config._local.__dict__

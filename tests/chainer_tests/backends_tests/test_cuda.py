@@ -37,7 +37,7 @@ no_cupy = pytest.mark.skipif(
 def test_module_state_without_cupy():
     assert cuda.available is False
     assert cuda.cudnn_enabled is False
-    assert cuda.cupy is None
+    assert cuda.cupy is not None and cuda.cupyx is None
     assert cuda.cudnn is None
     assert not isinstance(numpy.zeros(1), cuda.ndarray)
     assert cuda.GpuDevice.supported_array_types == (cuda.ndarray,)
@@ -315,3 +315,14 @@ def test_gpu_to_gpu_across_devices():
     c = cuda.copy(g0, out_device=1)
     assert c.device.id == 1
     numpy.testing.assert_array_equal(c.get(), [0, 1, 2])
+
+
+def test_cupy_sentinel_and_module_alias():
+    import subprocess
+    import sys
+    assert cuda.cupy is not None
+    assert cuda.cupy is not numpy
+    code = 'import chainer.cuda; chainer.cuda.get_device_from_id'
+    subprocess.run([sys.executable, '-c', code], check=True)
+    from chainer import cuda as alias
+    assert alias is cuda

@@ -159,3 +159,30 @@ def test_cache_or_load_file_concurrent(dataset_root):
     assert results == ['created'] * 4
     assert loader(path) == 'content'
     assert os.listdir(str(dataset_root)) == ['shared.txt']
+
+
+def test_cache_or_load_file_root_is_a_file(tmp_path):
+    original = download.get_dataset_root()
+    root = tmp_path / 'root'
+    root.write_text('')
+    download.set_dataset_root(str(root))
+    try:
+        with pytest.raises(RuntimeError):
+            download.cache_or_load_file(
+                str(tmp_path / 'elsewhere' / 'c'), None, None)
+    finally:
+        download.set_dataset_root(original)
+
+
+def test_cached_download_uses_urlretrieve(dataset_root, monkeypatch):
+    calls = []
+
+    def urlretrieve(*args, **kwargs):
+        calls.append((args, kwargs))
+        pathlib.Path(args[1]).write_text('test')
+
+    monkeypatch.setattr(download.urllib.request, 'urlretrieve', urlretrieve)
+    path = download.cached_download('https://example.com')
+    assert len(calls) == 1
+    assert calls[0][0][0] == 'https://example.com' and calls[0][1] == {}
+    assert pathlib.Path(path).read_text() == 'test'
