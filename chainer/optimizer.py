@@ -224,7 +224,7 @@ class UpdateRule:
 
     def _update(self, param):
         loss_scale = param._loss_scale
-        if self._use_fp32_update and param.dtype == numpy.float16:
+        if self._use_fp32_update and _dtype_or_none(param) == numpy.float16:
             target = self._fp32_copy(param)
         else:
             target = param
@@ -295,6 +295,21 @@ class UpdateRule:
         """
         raise NotImplementedError
 
+    def update_core_chainerx(self, param):
+        """Updates a parameter held in a ChainerX array.
+
+        ChainerX is not available (:func:`chainerx.is_available` is
+        ``False``), so no parameter lives on a ChainerX device and
+        :meth:`update_core` never calls this method.
+
+        Args:
+            param (~chainer.Parameter): The parameter to update.
+
+        Raises:
+            RuntimeError: Always.
+        """
+        raise RuntimeError('ChainerX is not available')
+
     def init_state(self, param):
         """Fills :attr:`state` before the first update.
 
@@ -316,24 +331,16 @@ class UpdateRule:
             if isinstance(value, array_types):
                 state[name] = device.send(value)
 
-    def _state_names(self):
-        # The keys init_state makes, found by running it on a copy.
-        probe = copy.copy(self)
-        probe._state = {}
-        array = numpy.empty(1, dtype=numpy.float32)
-        probe.init_state(variable.Variable(array, grad=array))
-        return list(probe._state)
-
     def serialize(self, serializer):
         """Saves or loads :attr:`t` and the state of the rule.
 
         The parameter array itself is not included: serialize the link
         separately. When loading into a rule that has not updated yet, the
-        state is made from the saved arrays. If none of the state was
-        saved (the rule had not updated, e.g. its parameter was not
-        initialized yet) or it was saved as ``None``, the rule keeps no
-        state and makes it at its first update. If only part of the state
-        is missing, ``KeyError`` is raised unless the rule is disabled.
+        state entries are found by running :meth:`init_state` (on a shallow
+        copy sharing the new state dictionary) and each is read in turn. A
+        missing entry raises ``KeyError`` unless the rule is disabled; a
+        missing entry of a disabled rule, or an entry saved as ``None``,
+        leaves the rule without state, made at its first update.
 
         Args:
             serializer (~chainer.AbstractSerializer): A serializer or a
@@ -347,18 +354,21 @@ class UpdateRule:
             return
         if not isinstance(serializer, serializer_module.Deserializer):
             return
-        loaded = {}
-        errors = []
-        for name in self._state_names():
+        state = self._state = {}
+        array = numpy.empty(1, dtype=numpy.float32)
+        copy.copy(self).init_state(variable.Variable(array, grad=array))
+        for name in list(state):
             try:
-                loaded[name] = serializer(name, None)
-            except KeyError as e:
-                errors.append(e)
-                loaded[name] = None
-        if errors and self.enabled and len(errors) < len(loaded):
-            raise errors[0]
-        if all(value is not None for value in loaded.values()):
-            self._state = loaded
+                value = serializer(name, None)
+            except KeyError:
+                if self.enabled:
+                    self._state = None
+                    raise
+                value = None
+            if value is None:
+                self._state = None
+                return
+            state[name] = value
 
     def use_fp32_update(self, flag=True):
         """Updates float16 parameters through a float32 copy.
@@ -371,6 +381,14 @@ class UpdateRule:
             flag (bool): Whether to enable it.
         """
         self._use_fp32_update = flag
+
+
+def _dtype_or_none(param):
+    # An uninitialized parameter whose initializer gives no dtype has none.
+    try:
+        return param.dtype
+    except RuntimeError:
+        return None
 
 
 def _uninitialized_parameter(dtype, name):

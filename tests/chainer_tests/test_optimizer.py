@@ -254,7 +254,11 @@ def test_fp32_update_of_uninitialized_parameter():
     rule.hyperparam.lr = 0.5
     rule.use_fp32_update()
     param = chainer.Parameter(initializers.Zero(numpy.float16))
-    rule.update(param)
+    param.cleargrad()
+    # As in the original, the float32 copy of an uninitialized parameter
+    # has no gradient to read yet.
+    with pytest.raises(RuntimeError, match='Variable.grad'):
+        rule.update(param)
     assert rule.state is None and param.array is None
     param.initialize((2,))
     param.grad = numpy.ones(2, numpy.float16)
@@ -279,11 +283,54 @@ def test_update_rule_serialize_round_trip():
     assert int(fresh.state['count']) == 1
 
 
-def test_update_rule_loads_absent_state_as_none():
-    hp = optimizer.Hyperparameter()
-    rule = CountingRule(hp)
-    rule.serialize(npz.NpzDeserializer({'t': numpy.asarray(3)}))
+def test_update_rule_absent_state_raises_unless_disabled():
+    data = {'t': numpy.asarray(3)}
+    rule = CountingRule(optimizer.Hyperparameter())
+    with pytest.raises(KeyError, match='count'):
+        rule.serialize(npz.NpzDeserializer(data))
+    assert rule.state is None
+    rule = CountingRule(optimizer.Hyperparameter())
+    rule.enabled = False
+    rule.serialize(npz.NpzDeserializer(data))
     assert rule.t == 3 and rule.state is None
+
+
+def test_update_rule_init_state_fills_the_rule_own_state_on_load():
+    # init_state runs on a copy that shares the new state dictionary, so
+    # an init_state writing through the original rule works too.
+    rule = optimizer.UpdateRule()
+
+    def init_state(param):
+        rule.state['a'] = 0
+        rule.state['b'] = numpy.zeros(3, numpy.float32)
+
+    rule.init_state = init_state
+    data = {'t': numpy.asarray(5), 'a': numpy.asarray(1),
+            'b': numpy.arange(3, dtype=numpy.float32)}
+    rule.serialize(npz.NpzDeserializer(data))
+    assert rule.t == 5 and int(rule.state['a']) == 1
+    numpy.testing.assert_array_equal(rule.state['b'], [0., 1., 2.])
+
+
+def test_fp32_update_of_parameter_without_dtype():
+    def initializer(array):
+        raise AssertionError('never called')
+
+    param = chainer.Parameter(initializer)
+    rule = optimizer.UpdateRule()
+    seen = []
+    rule.update_core = seen.append
+    rule.use_fp32_update()
+    rule.update(param)
+    assert seen == [param] and param.array is None
+    with pytest.raises(RuntimeError):
+        param.dtype
+
+
+def test_update_core_chainerx_is_never_reached():
+    rule = optimizer.UpdateRule()
+    with pytest.raises(RuntimeError):
+        rule.update_core_chainerx(param_with_grad([1.], [1.]))
 
 
 def test_update_rule_partial_state_raises_unless_disabled():
