@@ -4,6 +4,7 @@ import chainer
 from chainer import backend
 from chainer.backends import cuda
 from chainer.functions.activation import log_softmax
+from chainer.functions.array import broadcast
 from chainer.functions.array import cast
 from chainer.functions.array import reshape
 from chainer.functions.array import rollaxis
@@ -38,16 +39,38 @@ def _check_soft_target_loss_option(soft_target_loss):
                          '\'kl-divergence\'.')
 
 
-def _check_input_values(x, t, ignore_label):
-    # Run in debug mode only: it reads the labels back from the device.
+def _check_input_values(x, t, ignore_label, index_error=False):
+    """Raises unless each label is a class of ``x`` or ``ignore_label``.
+
+    Args:
+        x: The scores, of shape ``(N, C, ...)``.
+        t: The integer labels.
+        ignore_label (int): The label of ignored samples.
+        index_error (bool): If ``True``, a label no index of the class axis
+            can reach (``t >= C`` or ``t < -C``) raises :class:`IndexError`,
+            as indexing the class axis with it does; any other bad label
+            (``-C <= t < 0``, which would pick class ``C + t``) raises
+            :class:`ValueError`, as every bad label does by default.
+    """
     if isinstance(x, variable.Variable):
         x = x.array
     if isinstance(t, variable.Variable):
         t = t.array
-    if not (((0 <= t) & (t < x.shape[1])) | (t == ignore_label)).all():
-        raise ValueError(
-            'Each label `t` need to satisfy '
-            '`0 <= t < x.shape[1] or t == %d`' % ignore_label)
+    n_class = x.shape[1]
+    bad = ((t < 0) | (t >= n_class)) & (t != ignore_label)
+    if not bad.any():
+        return
+    if index_error:
+        bad_labels = t[bad]
+        unreachable = bad_labels[
+            (bad_labels >= n_class) | (bad_labels < -n_class)]
+        if unreachable.size:
+            raise IndexError(
+                'index %d is out of bounds for axis 0 with size %d'
+                % (int(unreachable[0]), n_class))
+    raise ValueError(
+        'Each label `t` need to satisfy '
+        '`0 <= t < x.shape[1] or t == %d`' % ignore_label)
 
 
 def _reduction_dtype(dtype):
@@ -61,6 +84,17 @@ def _class_weight_on(class_weight, xp):
     if xp is numpy:
         return backend.CpuDevice().send(class_weight)
     return cuda.to_gpu(class_weight)
+
+
+def _weight_of_each_class(class_weight, x_shape):
+    # class_weight holds one weight per class of x, or a single one for all
+    # of them; other lengths raise ValueError, as broadcasting the weights
+    # along the class axis does.
+    xp = backend.get_array_module(class_weight)
+    shape = [1] * len(x_shape)
+    shape[1] = -1
+    xp.broadcast_to(class_weight.reshape(shape), x_shape)
+    return xp.broadcast_to(class_weight, x_shape[1:2])
 
 
 def _target_index(t, n_class):
@@ -119,6 +153,18 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         self._exp_x = None
         self._sum_exp = None
 
+    @property
+    def y(self):
+        """The softmax of ``x`` kept for backward, or ``None``.
+
+        It is kept by forward if ``cache_score`` is ``True``, until backward
+        has used it.
+        """
+        if self._exp_x is None:
+            return None
+        return self._exp_x / self._sum_exp.astype(
+            self._exp_x.dtype, copy=False)
+
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x', 't'))
         x_type, t_type = in_types
@@ -148,8 +194,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             loss_shape = t.shape[:1] + t.shape[2:]
         else:
             loss_shape = t.shape
-            if chainer.is_debug():
-                _check_input_values(x, t, self.ignore_label)
+            _check_input_values(
+                x, t, self.ignore_label, index_error=not chainer.is_debug())
         if x.size == 0:
             if self.reduce == 'mean':
                 return xp.zeros((), x.dtype),
@@ -182,7 +228,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         # weight of each label in the loss (and in its gradient)
         weight = valid.ravel()
         if self.class_weight is not None:
-            class_weight = _class_weight_on(self.class_weight, xp)
+            class_weight = _weight_of_each_class(
+                _class_weight_on(self.class_weight, xp), x.shape)
             weight = class_weight[t_index.ravel()] * weight
         self._weight = weight
         log_p *= weight
@@ -304,14 +351,15 @@ def _double_backward_softmax_cross_entropy(
             loss = _scaled_sum(loss, 1. / count, reduction_dtype)
         return loss
 
-    if chainer.is_debug():
-        _check_input_values(x, t, ignore_label)
+    # Labels are clipped into the classes below: a bad one must not pass.
+    _check_input_values(x, t, ignore_label)
     loss = -log_y
     if class_weight is not None:
         shape = [1] * loss.ndim
         shape[1] = -1
         xp = backend.get_array_module(t)
-        loss = loss * _class_weight_on(class_weight, xp).reshape(shape)
+        class_weight = _class_weight_on(class_weight, xp).reshape(shape)
+        loss = loss * broadcast.broadcast_to(class_weight, loss.shape)
 
     in_use = (t != ignore_label).astype(dtype)
     loss = rollaxis.rollaxis(loss, 1, loss.ndim)

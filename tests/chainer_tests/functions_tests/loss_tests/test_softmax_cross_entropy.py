@@ -341,3 +341,82 @@ def test_double_backprop_gradient_of_gradient():
     gradient_check.check_double_backward(
         lambda x: F.softmax_cross_entropy(x, t, enable_double_backprop=True),
         x, gy, ggx, atol=1e-4, rtol=1e-4)
+
+
+@pytest.mark.parametrize('cache_score', [True, False])
+def test_cached_softmax_is_exposed_as_y(cache_score):
+    x = numpy.array([[0., 1., 2.], [3., 1., -1.]], numpy.float32)
+    t = numpy.array([2, 0], numpy.int32)
+    loss = F.softmax_cross_entropy(x, t, cache_score=cache_score)
+    if cache_score:
+        testing.assert_allclose(
+            loss.creator.y, numpy.exp(_log_softmax(x)), rtol=1e-6)
+    else:
+        assert loss.creator.y is None
+
+
+@pytest.mark.parametrize('label', [3, 7, -5], ids=['n', 'beyond', 'below'])
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_unreachable_label_raises_index_error(label, reduce):
+    # As indexing the class axis with the label, also with reduce='no',
+    # where the loss used to be read from the next row silently.
+    x = chainer.Variable(numpy.zeros((3, 3), numpy.float32))
+    t = numpy.array([0, label, 1], numpy.int32)
+    message = 'index %d is out of bounds for axis 0 with size 3' % label
+    with pytest.raises(IndexError, match=message):
+        F.softmax_cross_entropy(x, t, reduce=reduce)
+
+
+@pytest.mark.parametrize('label', [-2, -3])
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_negative_label_other_than_ignore_label_raises(label, reduce):
+    # Such a label picked class n_class + label silently.
+    x = numpy.zeros((2, 3), numpy.float32)
+    t = numpy.array([label, 1], numpy.int32)
+    with pytest.raises(ValueError, match=r'0 <= t < x.shape\[1\] or t == -1'):
+        F.softmax_cross_entropy(x, t, reduce=reduce)
+
+
+@pytest.mark.parametrize('label', [3, -2, -5])
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_bad_label_raises_with_double_backprop(label, reduce):
+    # The differentiable form clipped such labels into the classes.
+    x = numpy.zeros((2, 3), numpy.float32)
+    t = numpy.array([0, label], numpy.int32)
+    with pytest.raises(ValueError, match=r'0 <= t < x.shape\[1\] or t == -1'):
+        F.softmax_cross_entropy(
+            x, t, reduce=reduce, enable_double_backprop=True)
+
+
+def test_other_ignore_label():
+    x = numpy.zeros((2, 3), numpy.float32)
+    loss = F.softmax_cross_entropy(
+        x, numpy.array([5, 1], numpy.int32), ignore_label=5, reduce='no')
+    testing.assert_allclose(loss.array, [0, numpy.log(3)], rtol=1e-6)
+    with pytest.raises(ValueError, match='or t == 5'):
+        F.softmax_cross_entropy(
+            x, numpy.array([-1, 1], numpy.int32), ignore_label=5)
+
+
+@pytest.mark.parametrize('length', [2, 4])
+def test_class_weight_of_wrong_length(length):
+    x = numpy.zeros((2, 3), numpy.float32)
+    t = numpy.array([0, 2], numpy.int32)
+    weight = numpy.ones(length, numpy.float32)
+    with pytest.raises(ValueError, match='could not be broadcast'):
+        F.softmax_cross_entropy(x, t, class_weight=weight)
+    with pytest.raises(type_check.InvalidType):
+        F.softmax_cross_entropy(
+            x, t, class_weight=weight, enable_double_backprop=True)
+
+
+@pytest.mark.parametrize('enable_double_backprop', [False, True])
+def test_single_class_weight_weighs_every_class(enable_double_backprop):
+    rng = numpy.random.RandomState(5)
+    x = rng.randn(4, 3)
+    t = numpy.array([0, 2, -1, 1], numpy.int32)
+    loss = F.softmax_cross_entropy(
+        x, t, class_weight=numpy.array([2.5]), reduce='no',
+        enable_double_backprop=enable_double_backprop)
+    expected = F.softmax_cross_entropy(x, t, reduce='no').array * 2.5
+    testing.assert_allclose(loss.array, expected, rtol=1e-12)
