@@ -128,7 +128,11 @@ class _PatchedDeserializer(serializer_module.Deserializer):
     def __call__(self, key, value):
         if key not in self.patches:
             return self.base(key, value)
-        array = self.patches[key](self.base(key, None))
+        array = self.base(key, None)
+        if array is None:
+            # nothing read: a checking pass before the load, or a saved None
+            return value
+        array = self.patches[key](array)
         if value is None:
             return array
         backend.copyto(value, array)

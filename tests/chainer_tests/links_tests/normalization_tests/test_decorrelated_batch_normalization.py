@@ -111,3 +111,27 @@ def test_fix_functions():
     # One group: old statistics are valid, no warning.
     fixed = dbn_module.fix_avg_projection(numpy.eye(2), 1)
     assert fixed.shape == (1, 2, 2)
+
+
+@pytest.mark.parametrize('groups', [1, 2])
+@pytest.mark.parametrize('save, load', [
+    (chainer.serializers.save_npz, chainer.serializers.load_npz),
+    (chainer.serializers.save_hdf5, chainer.serializers.load_hdf5),
+], ids=['npz', 'hdf5'])
+def test_loads_files_of_old_versions(tmp_path, save, load, groups):
+    if save is chainer.serializers.save_hdf5:
+        pytest.importorskip('h5py')
+    path = str(tmp_path / 'old')
+    save(path, {'avg_mean': numpy.array([1., 2.], 'f'),
+                'avg_projection': numpy.array([[2., 0.], [0., 3.]], 'f'),
+                'N': numpy.array(3)})
+    dbn = dbn_module.DecorrelatedBatchNormalization(2 * groups, groups=groups)
+    if groups == 1:
+        load(path, dbn)
+    else:
+        with pytest.warns(UserWarning, match='old DecorrelatedBatch'):
+            load(path, dbn)
+    numpy.testing.assert_array_equal(dbn.avg_mean, [[1, 2]] * groups)
+    numpy.testing.assert_array_equal(
+        dbn.avg_projection, [[[2, 0], [0, 3]]] * groups)
+    assert dbn.N == 3
