@@ -53,10 +53,10 @@ class AdaDeltaRule(optimizer.UpdateRule):
         rho, eps = self.hyperparam.rho, self.hyperparam.eps
         msg, msdx = self.state['msg'], self.state['msdx']
         msg *= rho
-        work = numpy.multiply(grad, 1 - rho)
+        work = numpy.multiply(grad, 1 - rho, out=numpy.empty_like(grad))
         work *= grad
         msg += work
-        dx = numpy.add(msdx, eps)
+        dx = numpy.add(msdx, eps, out=numpy.empty_like(msdx))
         numpy.add(msg, eps, out=work)
         dx /= work
         numpy.sqrt(dx, out=dx)

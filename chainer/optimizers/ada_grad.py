@@ -44,7 +44,7 @@ class AdaGradRule(optimizer.UpdateRule):
             return
         hp = self.hyperparam
         h = self.state['h']
-        work = numpy.multiply(grad, grad)
+        work = numpy.multiply(grad, grad, out=numpy.empty_like(grad))
         h += work
         numpy.sqrt(h, out=work)
         work += hp.eps

@@ -144,7 +144,8 @@ class AdamRule(optimizer.UpdateRule):
         state = self.state
         m, v = state['m'], state['v']
 
-        work = numpy.subtract(grad, m, dtype=dtype)
+        work = numpy.subtract(
+            grad, m, dtype=dtype, out=numpy.empty_like(grad, dtype=dtype))
         work *= 1.0 - hp.beta1
         m += work
         numpy.multiply(grad, grad, out=work)

@@ -74,14 +74,14 @@ class MSVAGRule(optimizer.UpdateRule):
         beta_power, rho = self._factors()
         m, v = self.state['m'], self.state['v']
         p = param.array
-        work = numpy.subtract(grad, m)
+        work = numpy.subtract(grad, m, out=numpy.empty_like(grad))
         work *= 1 - hp.beta
         m += work
         numpy.multiply(grad, grad, out=work)
         work -= v
         work *= 1 - hp.beta
         v += work
-        mt = numpy.divide(m, 1 - beta_power)
+        mt = numpy.divide(m, 1 - beta_power, out=numpy.empty_like(m))
         mt2 = numpy.square(mt)
         numpy.divide(v, 1 - beta_power, out=work)
         work -= mt2

@@ -48,7 +48,8 @@ class NesterovAGRule(optimizer.UpdateRule):
         p = param.array
         v *= momentum
         v -= numpy.multiply(grad, lr)
-        work = numpy.multiply(v, momentum * momentum)
+        work = numpy.multiply(
+            v, momentum * momentum, out=numpy.empty_like(v))
         p += work
         numpy.multiply(grad, (1 + momentum) * lr, out=work)
         p -= work

@@ -67,7 +67,8 @@ class RMSpropRule(optimizer.UpdateRule):
         eps = _checked_eps(hp, grad.dtype)
         ms = self.state['ms']
         ms *= hp.alpha
-        work = numpy.multiply(grad, 1 - hp.alpha)
+        work = numpy.multiply(
+            grad, 1 - hp.alpha, out=numpy.empty_like(grad))
         work *= grad
         ms += work
         if hp.eps_inside_sqrt:

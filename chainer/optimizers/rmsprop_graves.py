@@ -63,7 +63,8 @@ class RMSpropGravesRule(optimizer.UpdateRule):
         hp = self.hyperparam
         n, g, delta = self.state['n'], self.state['g'], self.state['delta']
         n *= hp.alpha
-        work = numpy.multiply(grad, 1 - hp.alpha)
+        work = numpy.multiply(
+            grad, 1 - hp.alpha, out=numpy.empty_like(grad))
         g *= hp.alpha
         g += work
         work *= grad

@@ -55,10 +55,10 @@ class SMORMS3Rule(optimizer.UpdateRule):
             return
         lr, eps = self.hyperparam.lr, self.hyperparam.eps
         mem, g, g2 = self.state['mem'], self.state['g'], self.state['g2']
-        r = numpy.add(mem, 1)
+        r = numpy.add(mem, 1, out=numpy.empty_like(mem))
         numpy.divide(1, r, out=r)
-        keep = numpy.subtract(1, r)
-        work = numpy.multiply(r, grad)
+        keep = numpy.subtract(1, r, out=numpy.empty_like(r))
+        work = numpy.multiply(r, grad, out=numpy.empty_like(grad))
         g *= keep
         g += work
         work *= grad

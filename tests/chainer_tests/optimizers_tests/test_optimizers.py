@@ -273,6 +273,25 @@ def test_update_matches_numpy_restatement(name, dtype):
 
 
 @pytest.mark.parametrize('name', sorted(CASES))
+def test_update_of_zero_dimensional_parameter(name):
+    # NumPy returns scalars, not arrays, from ufuncs on 0-d arrays; the
+    # updates must still work in place.
+    make, ref, hp = CASES[name]
+    link = chainer.Link()
+    with link.init_scope():
+        link.p = chainer.Parameter(numpy.array(0.5))
+    opt = make().setup(link)
+    expected = numpy.array([0.5])
+    state = {}
+    for t, g in enumerate((0.3, -0.2, 0.1), 1):
+        link.p.grad = numpy.array(g)
+        opt.update()
+        ref(expected, numpy.array([g]), state, hp, t)
+    assert link.p.array.shape == ()
+    numpy.testing.assert_allclose(link.p.array, expected[0], rtol=1e-12)
+
+
+@pytest.mark.parametrize('name', sorted(CASES))
 def test_update_with_weight_decay_hook(name):
     make, _, _ = CASES[name]
     link, _, _ = train(
