@@ -21,22 +21,37 @@ from chainer import variable
 
 
 def _is_shape(value):
+    # As in Chainer, a sequence is a shape when all its entries convert to
+    # nonzero integers; a scalar when it converts to an integer.
     if value is None:
         return True
-    if isinstance(value, (int, numpy.integer)):
-        return True
+    if isinstance(value, collections_abc.Sequence):
+        try:
+            return all(int(x) for x in value)
+        except TypeError:
+            return False
     try:
-        return all(isinstance(v, (int, numpy.integer)) for v in value)
+        int(value)
     except TypeError:
         return False
+    return True
 
 
 def _ensure_shape_dtype(value):
     # A parameter given to Link(**params): a shape or (shape, dtype).
     if _is_shape(value):
         return value, numpy.float32
-    shape, dtype = value
-    return shape, dtype
+    return value
+
+
+_COPY_MODES = ('init', 'copy', 'share')
+
+
+def _check_copy_mode(mode):
+    if mode not in _COPY_MODES:
+        raise ValueError(
+            'The \'mode\' argument should be either \'init\','
+            '\'copy\', or \'share\'. But {} was given.'.format(mode))
 
 
 class Link(device_resident.DeviceResident):
@@ -187,7 +202,6 @@ class Link(device_resident.DeviceResident):
             name (str): Attribute name.
             value: An array or any serializable value.
         """
-        self._check_init_done()
         d = self.__dict__
         if name in d:
             raise AttributeError(
@@ -203,7 +217,6 @@ class Link(device_resident.DeviceResident):
         Args:
             name (str): Attribute name.
         """
-        self._check_init_done()
         if not hasattr(self, name):
             raise AttributeError(
                 'cannot register non-existent attribute {} as a persistent '
@@ -231,6 +244,7 @@ class Link(device_resident.DeviceResident):
             Link: The copy. A shared copy has ``name`` unset; a deep copy
             keeps it.
         """
+        _check_copy_mode(mode)
         if mode == 'share':
             ret = copy.copy(self)
             ret._params = set(self._params)
@@ -244,14 +258,10 @@ class Link(device_resident.DeviceResident):
             return ret
         if mode == 'copy':
             return copy.deepcopy(self)
-        if mode == 'init':
-            ret = copy.deepcopy(self)
-            for param in ret.params(include_uninit=False):
-                param.initialize(param.shape)
-            return ret
-        raise ValueError(
-            'The \'mode\' argument should be either \'init\', \'copy\', or '
-            '\'share\'. But {} was given.'.format(mode))
+        ret = copy.deepcopy(self)
+        for param in ret.params(include_uninit=False):
+            param.initialize(param.shape)
+        return ret
 
     def device_resident_accept(self, visitor):
         super().device_resident_accept(visitor)
@@ -420,10 +430,7 @@ class Link(device_resident.DeviceResident):
         ret = sequential.Sequential()
         if n_repeat <= 0:
             return ret
-        if mode not in ('init', 'copy', 'share'):
-            raise ValueError(
-                'The \'mode\' argument should be either \'init\', '
-                '\'copy\', or \'share\'. But {} was given.'.format(mode))
+        _check_copy_mode(mode)
         for _ in range(n_repeat):
             ret.append(self.copy(mode))
         return ret

@@ -452,3 +452,39 @@ def test_overridden_legacy_method_is_called():
     with pytest.warns(DeprecationWarning):
         parent.to_cpu()
     assert Child.calls == 2
+
+
+def test_copy_mode_error_message():
+    message = (r"^The 'mode' argument should be either 'init','copy', or "
+               r"'share'\. But deep was given\.$")
+    with pytest.raises(ValueError, match=message):
+        Affine(1, 1).copy('deep')
+    with pytest.raises(ValueError, match=message):
+        Affine(1, 1).repeat(2, 'deep')
+    assert len(Affine(1, 1).repeat(0, 'deep')) == 0
+
+
+def test_kwargs_params_shape_rule():
+    # A sequence is a shape only when its entries are nonzero integers;
+    # anything else is read as a (shape, dtype) pair.
+    link = chainer.Link(a=(2, 3), b=((2,), 'd'), c=4, d=None)
+    assert link.a.shape == (2, 3) and link.a.dtype == numpy.float32
+    assert link.b.shape == (2,) and link.b.dtype == numpy.float64
+    assert link.c.shape == (4,)
+    assert link.d.array is None
+    with pytest.raises(ValueError):
+        chainer.Link(a='x')
+
+
+def test_registration_before_init_fails():
+    class Forgetful(chainer.Link):
+        def __init__(self):
+            pass
+
+    link = Forgetful()
+    with pytest.raises(AttributeError):
+        link.add_persistent('x', 1)
+    with pytest.raises(AttributeError, match='non-existent'):
+        link.register_persistent('x')
+    with pytest.raises(RuntimeError, match='has not been called'):
+        link.add_param('x')
