@@ -7,6 +7,7 @@ are collected in a table until its creator runs.
 """
 
 import heapq
+import shutil
 import traceback
 import warnings
 
@@ -110,19 +111,51 @@ def normalize_grad_inputs(func, target_input_indexes, gxs):
         return tuple([gxs[i] for i in target_input_indexes])
     expected = str(n_inputs) if n_inputs == n_targets else '{} or {}'.format(
         n_inputs, n_targets)
-    lines = [
-        'number of gradients returned from backward is incorrect: '
-        '{} != expected {}'.format(n_grads, expected),
-        '  function={} ({})'.format(type(func).__name__, func.label)]
-    for i, node in enumerate(func.inputs):
+    raise ValueError(_error_message(
+        func, 'number of gradients returned from backward is incorrect: '
+        '{} != expected {}'.format(n_grads, expected)))
+
+
+def _error_message(func, message):
+    """Returns ``message`` followed by the inputs and outputs of ``func``."""
+    lines = [message, '  function={} ({})'.format(
+        type(func).__name__, func.label)]
+    for i, node in enumerate(func.inputs or ()):
         lines.append('    input {}: shape={} dtype={}'.format(
             i, node.shape, node.dtype))
-    for i, ref in enumerate(func.outputs):
+    for i, ref in enumerate(func.outputs or ()):
         node = ref()
-        if node is not None:
+        if node is None:
+            lines.append('    output {}: not available'.format(i))
+        else:
             lines.append('    output {}: shape={} dtype={}'.format(
                 i, node.shape, node.dtype))
-    raise ValueError('\n'.join(lines))
+    return '\n'.join(lines)
+
+
+def _check_debug_grad(func, index, node, gx, current):
+    """Checks a new input gradient against its node and earlier gradients.
+
+    Debug mode only: the messages name the function and input at fault
+    before the gradients are summed.
+    """
+    if gx.shape != node.shape:
+        raise ValueError(_error_message(
+            func, 'shape of gradients returned from backward is incorrect: '
+            'input-index={}, actual {} != expected {}'.format(
+                index, gx.shape, node.shape)))
+    if current:
+        first = current[0]
+        if gx.shape != first.shape:
+            raise ValueError(_error_message(
+                func, 'shape of gradients returned from backward is '
+                'incorrect: input-index={}, actual {} != expected {}'.format(
+                    index, gx.shape, first.shape)))
+        if gx.dtype != first.dtype:
+            raise ValueError(_error_message(
+                func, 'dtype of gradients returned from backward is '
+                'incorrect: input-index={}, actual {} != expected {}'.format(
+                    index, gx.dtype, first.dtype)))
 
 
 def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
@@ -143,6 +176,14 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
     if type(func).backward_accumulate is function_node_type \
             .backward_accumulate:
         gxs = func.backward(target_input_indexes, grad_outputs)
+        if is_debug:
+            for gx in gxs:
+                if gx is not None and not isinstance(
+                        gx, chainer.variable.Variable):
+                    raise ValueError(_error_message(
+                        func, 'type of gradients returned from backward is '
+                        'incorrect: {} != expected {}'.format(
+                            type(gx), chainer.variable.Variable)))
         gxs = normalize_grad_inputs(func, target_input_indexes, gxs)
     else:
         # The node adds its gradients to the current ones itself; an input
@@ -163,13 +204,15 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
         if len(gxs) != len(target_input_indexes):
             normalize_grad_inputs(func, target_input_indexes, gxs)
 
-    check_grad_type = chainer.variable._check_grad_type
     for i, gx in zip(target_input_indexes, gxs):
         if gx is None:
             continue
         gx = _as_grad_var(gx)
+        if gx._data is None:
+            continue
         node = inputs[i]
-        check_grad_type(func, node, True, gx._data)
+        if is_debug:
+            _check_debug_grad(func, i, node, gx, grad_inputs[node])
         if is_debug and backend._contains_nan(gx._data):
             raise RuntimeError(
                 'NaN is detected on backward computation of {}'.format(
@@ -180,6 +223,22 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
         for grads in grad_inputs.values():
             if len(grads) > 1:
                 grads[:] = [_sum_grads(grads)]
+
+
+def _append_stack_to_message(error, stack):
+    """Appends where a function was applied to the message of an error.
+
+    The message itself is changed (not a note), so that every exception
+    type, NaN checks' RuntimeError and NumPy's FloatingPointError alike,
+    names the line of user code that built the failing node.
+    """
+    text = '\n{}\nStacktrace of the function is below:\n{}'.format(
+        '-' * shutil.get_terminal_size().columns,
+        ''.join(traceback.format_list(stack[:-1])))
+    if error.args:
+        error.args = (str(error.args[0]) + text,) + error.args[1:]
+    else:
+        error.args = (text,)
 
 
 def _run_backward(func, target_input_indexes, grad_outputs, grads,
@@ -219,9 +278,13 @@ def _run_backward(func, target_input_indexes, grad_outputs, grads,
                                in_grads, is_debug)
     except Exception as e:
         if func.stack is not None:
-            e.add_note('Stacktrace of the function is below:\n{}'.format(
-                ''.join(traceback.format_list(func.stack[:-1]))))
+            _append_stack_to_message(e, func.stack)
         raise
+
+    check_grad_type = chainer.variable._check_grad_type
+    for node, node_grads in in_grads.items():
+        for gx in node_grads:
+            check_grad_type(func, node, True, gx._data)
 
     if hooks:
         for hook in hooks.values():
@@ -265,12 +328,23 @@ def backprop_to_all(outputs, retain_grad, loss_scale):
                     y._set_grad_var_if_available(gy)
         target_input_indexes = tuple([
             i for i, x in enumerate(func.inputs) if x._requires_grad])
-        if not target_input_indexes or all(
-                [gy is None for gy in grad_outputs]):
+        if not target_input_indexes:
             continue
-        in_grads = _run_backward(
-            func, target_input_indexes, grad_outputs, grads, is_debug,
-            hooks)
+        # As in the original, a node runs even when none of its outputs has
+        # a gradient (a non-scalar output whose grad was never set): most
+        # backward implementations then fail, reported as a TypeError.
+        try:
+            in_grads = _run_backward(
+                func, target_input_indexes, grad_outputs, grads, is_debug,
+                hooks)
+        except Exception as e:
+            if any([gy is not None for gy in grad_outputs]):
+                raise
+            raise TypeError(
+                'backward of {} got no gradient for any of its outputs: '
+                'set the grad of a non-scalar variable before calling its '
+                'backward (it is cleared after each backward unless '
+                'retain_grad=True)'.format(func.label)) from e
         del grad_outputs
         for node, node_grads in in_grads.items():
             if not node_grads:
@@ -354,7 +428,8 @@ def backprop_to_inputs(output_nodes, input_nodes, initial_grads,
         func = funcs.pop()
         output_nodes = [ref() for ref in func.outputs]
         grad_outputs = tuple([
-            None if y is None else grads.pop(y) for y in output_nodes])
+            grads.pop(y) if y is not None and y._creator_node is not None
+            else None for y in output_nodes])
         for y, gy in zip(output_nodes, grad_outputs):
             if y is None:
                 continue

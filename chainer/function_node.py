@@ -25,8 +25,8 @@ _global_settings = configuration.global_config.__dict__
 def _make_output(func, data, requires_grad):
     if not isinstance(data, _ARRAY_TYPES) and data is not None:
         raise TypeError(
-            'forward of {} must return a tuple of arrays, not {}'.format(
-                func.label, type(data)))
+            'forward output must be a tuple of ndarrays ({}), not {}'
+            .format(func.label, type(data)))
     var = _Variable.__new__(_Variable)
     var._data = data
     var._requires_grad = requires_grad
@@ -332,10 +332,13 @@ class FunctionNode:
     def get_retained_inputs(self):
         """Returns the inputs kept by :meth:`retain_inputs` as variables."""
         indexes = self._input_indexes_to_retain
-        if indexes is None:
-            return ()
         inputs = self.inputs
-        return tuple([inputs[index].get_variable() for index in indexes])
+        if indexes is None or inputs is None:
+            return ()
+        # An input given as None stays None.
+        return tuple([
+            None if inputs[index].data is None
+            else inputs[index].get_variable() for index in indexes])
 
     def get_retained_outputs(self):
         """Returns the outputs kept by :meth:`retain_outputs` as variables.
@@ -344,7 +347,7 @@ class FunctionNode:
         same node's array, created by this node.
         """
         indexes = self._output_indexes_to_retain
-        if indexes is None:
+        if indexes is None or self.outputs is None:
             return ()
         outputs = self.outputs
         new_outputs = list(outputs)
@@ -359,7 +362,7 @@ class FunctionNode:
                 changed = True
             else:
                 output_var = node.get_variable()
-            ret.append(output_var)
+            ret.append(None if output_var._data is None else output_var)
         if changed:
             self.outputs = tuple(new_outputs)
         return tuple(ret)
@@ -435,6 +438,10 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
         gradient reached it).
     """
     _backprop.check_variables('outputs', 'output', outputs)
+    # A gradient made by an old-style function cannot be differentiated
+    # again: that is reported before anything about the inputs.
+    for y in outputs:
+        y._node._check_old_style_gradient()
     _backprop.check_variables('inputs', 'input', inputs)
     if grad_outputs is not None:
         _backprop.check_grads('grad_outputs', grad_outputs, 'outputs',
@@ -446,7 +453,6 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
     # grad_var); an output or input given twice keeps its last gradient.
     initial_grads = {}
     for i, y in enumerate(outputs):
-        y._node._check_old_style_gradient()
         gy = None if grad_outputs is None else grad_outputs[i]
         if gy is None:
             with backend.using_device(y.device):

@@ -189,12 +189,19 @@ class VariableNode:
 
     def set_creator(self, creator):
         """Sets a :class:`FunctionNode` or old-style function as creator."""
-        self.set_creator_node(creator.node)
+        self.set_creator_node(creator)
 
     def set_creator_node(self, creator_node):
-        """Sets the creator and updates the rank of this node."""
+        """Sets the creator and updates the rank of this node.
+
+        An old-style function stands for its node; ``None`` cuts the node
+        off its creator and keeps the rank.
+        """
+        if isinstance(creator_node, chainer.function.Function):
+            creator_node = creator_node.node
         self._creator_node = creator_node
-        self._rank = creator_node.rank + 1
+        if creator_node is not None:
+            self._rank = creator_node.rank + 1
 
     def unchain(self):
         """Forgets the creator, cutting the graph above this node."""
@@ -230,13 +237,15 @@ class VariableNode:
                 .format(self._old_style_grad_generator))
 
 
-def _format_repr(var, sep):
-    prefix = 'variable' if var.name is None else 'variable ' + var.name
+def _format_repr(var, sep, show_empty_shape):
+    prefix = 'variable ' + var.name if var.name else 'variable'
     data = var._data
     if data is None:
         return prefix + '(None)'
     if isinstance(data, cuda.ndarray):
         data = data.get()
+    if show_empty_shape and data.size == 0 and data.shape != (0,):
+        return '{}([], shape={!r})'.format(prefix, data.shape)
     text = numpy.array2string(data, separator=sep, prefix=prefix + '(')
     return '{}({})'.format(prefix, text)
 
@@ -272,6 +281,10 @@ class Variable:
     # Make NumPy call the reflected operators of Variable.
     __array_priority__ = 200
 
+    # Variables never hold ChainerX arrays here; code written for the
+    # original reads this flag.
+    _has_chainerx_array = False
+
     # Weak references to the variables sharing the array with this one (this
     # one included), set by a shallow copy: setting ``array`` on any of them
     # sets it on all, as a link copied with ``mode='share'`` needs.
@@ -290,7 +303,8 @@ class Variable:
 
     @classmethod
     def _init_unchecked(cls, data=None, name=None, grad=None,
-                        requires_grad=True, node=None):
+                        requires_grad=True, node=None,
+                        is_chainerx_array=None):
         var = cls.__new__(cls)
         var._init_impl(data, name, grad, requires_grad, node)
         return var
@@ -328,10 +342,10 @@ class Variable:
             self._data, self.name, self.grad, self._requires_grad)
 
     def __repr__(self):
-        return _format_repr(self, ', ')
+        return _format_repr(self, ', ', True)
 
     def __str__(self):
-        return _format_repr(self, ' ')
+        return _format_repr(self, ' ', False)
 
     # Array attributes --------------------------------------------------
 
@@ -551,6 +565,13 @@ class Variable:
     def _set_grad_var_without_check(self, gv):
         self._grad_var = gv
 
+    @property
+    def _grad(self):
+        # The gradient array, read without any check (as the original's
+        # private attribute, which user code reads).
+        grad_var = self._grad_var
+        return None if grad_var is None else grad_var._data
+
     def cleargrad(self):
         """Clears the gradient array."""
         self._grad_var = None
@@ -759,17 +780,9 @@ class Variable:
                 if loss_scale is not None:
                     grad *= loss_scale
                 grad_var = Variable(grad, requires_grad=False)
-            elif node._creator_node is not None:
-                raise TypeError(
-                    'Variable.backward needs the initial gradient of a '
-                    'variable with more than one element (shape {}): set '
-                    'its grad first; it is cleared after each backward '
-                    'unless retain_grad=True.'.format(data.shape))
         # The starting gradient is consumed: with retain_grad the traversal
         # stores it back, and a leaf gets it as its own gradient.
         self._grad_var = None
-        if grad_var is None:
-            return
         with configuration.using_config(
                 'enable_backprop', enable_double_backprop):
             _backprop.backprop_to_all(

@@ -86,7 +86,7 @@ class TestVariableBackward:
         y.backward()
         assert y.grad is None
         numpy.testing.assert_array_equal(x.grad, [2, 2, 2])
-        with pytest.raises(TypeError, match='set its grad'):
+        with pytest.raises(TypeError, match='set the grad'):
             y.backward()
 
     def test_scalar_output_gradient_is_cleared_unless_retained(self):

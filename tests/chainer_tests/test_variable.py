@@ -233,7 +233,7 @@ class TestBackward:
     def test_non_scalar_output_without_grad(self):
         x = _var([1, 2, 3])
         y = x * 2
-        with pytest.raises(TypeError, match='set its grad'):
+        with pytest.raises(TypeError, match='set the grad'):
             y.backward()
 
     def test_one_element_non_scalar_warns(self):
