@@ -1,21 +1,14 @@
 """What the NPZ and HDF5 serializers share.
 
-Loading runs in two passes over the object: a *validation* pass that reads
-every value the object asks for and checks it against the object without
-changing any array, then the real pass. A file that does not match the
-object (a missing key, a wrong shape or dtype, a damaged entry) therefore
-fails before any parameter or state array is touched. In the validation
-pass, arrays and numbers are handed back unchanged and nothing new is
-created (a request with ``None`` gets ``None``); other values (such as
-text that ``serialize`` parses) are handed back as read. The arrays read
-in the first pass are kept for the second, so the file is read once.
+Loading is one pass over the object, as in the original: each value is
+copied in as ``serialize`` asks for it, so an error on a later key leaves
+the earlier ones loaded. Errors name the key and the file.
 
 Saving to a path writes a temporary file beside it and renames it over the
 path, so a crash never leaves a half-written file under the final name.
 """
 
 import contextlib
-import numbers
 import os
 import secrets
 
@@ -106,7 +99,7 @@ def _convert(key, data, value, source):
         raise type(e)(_error_prefix(key, source) + str(e)) from e
 
 
-def load_value(key, data, value, validate_only, source):
+def load_value(key, data, value, source):
     """Returns what a deserializer returns for one requested value.
 
     Args:
@@ -115,25 +108,20 @@ def load_value(key, data, value, validate_only, source):
         value: The value given by ``serialize``: an array to copy into,
             ``None`` to get the saved array, or a scalar whose type the
             result takes.
-        validate_only (bool): Whether this is the validation pass.
         source (str): The file, for error messages.
 
     Returns:
         The loaded value.
     """
     if data is None:
-        return value if validate_only else None
+        return None
     if value is None:
-        return None if validate_only else data
+        return data
     if isinstance(value, (numpy.ndarray, cuda.ndarray)):
         _check_array(key, data, value, source)
-        if not validate_only:
-            backend.copyto(value, data)
+        backend.copyto(value, data)
         return value
-    converted = _convert(key, data, value, source)
-    if validate_only and isinstance(value, (numbers.Number, numpy.generic)):
-        return value
-    return converted
+    return _convert(key, data, value, source)
 
 
 def ignored(key, ignore_names):

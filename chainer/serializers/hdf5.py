@@ -140,8 +140,6 @@ class HDF5Deserializer(serializer.Deserializer):
         self.group = group
         self.strict = strict
         self._source = _group_file_name(group)
-        self._cache = None
-        self._validate_only = False
         self._path = '' if group is None else group.name.rstrip('/')
 
     def _child(self, group, path):
@@ -170,16 +168,9 @@ class HDF5Deserializer(serializer.Deserializer):
                     path, self._source))
         if not self.strict and key not in group:
             return value
-        cache = self._cache
-        if cache is not None and path in cache:
-            data = cache[path]
-        else:
-            data = _read_dataset(group, key, self._source)
-            if cache is not None:
-                cache[path] = data
+        data = _read_dataset(group, key, self._source)
         return _common.load_value(
-            path.lstrip('/'), data, value, self._validate_only,
-            self._source)
+            path.lstrip('/'), data, value, self._source)
 
 
 def _group_file_name(group):
@@ -200,10 +191,9 @@ def _open_hdf5(filename, source):
 def load_hdf5(filename, obj):
     """Loads an object from an HDF5 file.
 
-    As with :func:`~chainer.serializers.load_npz`, the file is checked
-    against the whole object first: on a missing key, a wrong shape or a
-    damaged dataset, the error names the key and the file and no array of
-    the object is changed.
+    As with :func:`~chainer.serializers.load_npz`, ``serialize`` is called
+    once; on a missing key, a wrong shape or a damaged dataset, the error
+    names the key and the file.
 
     Args:
         filename (str, os.PathLike or file object): The file to read.
@@ -212,10 +202,6 @@ def load_hdf5(filename, obj):
     _check_available()
     source = _common.source_name(filename)
     with _open_hdf5(filename, source) as f:
-        cache = {}
-        for validate_only in (True, False):
-            d = HDF5Deserializer(f)
-            d._source = source
-            d._cache = cache
-            d._validate_only = validate_only
-            d.load(obj)
+        d = HDF5Deserializer(f)
+        d._source = source
+        d.load(obj)

@@ -187,8 +187,6 @@ class NpzDeserializer(serializer.Deserializer):
         self.strict = strict
         self.ignore_names = [] if ignore_names is None else ignore_names
         self._source = _npz_name(npz)
-        self._cache = None
-        self._validate_only = False
 
     def __getitem__(self, key):
         child = copy.copy(self)
@@ -201,15 +199,8 @@ class NpzDeserializer(serializer.Deserializer):
             return value
         if _common.ignored(key, self.ignore_names):
             return value
-        cache = self._cache
-        if cache is not None and key in cache:
-            data = cache[key]
-        else:
-            data = _read_entry(self.npz, key, self._source)
-            if cache is not None:
-                cache[key] = data
-        return _common.load_value(
-            key, data, value, self._validate_only, self._source)
+        data = _read_entry(self.npz, key, self._source)
+        return _common.load_value(key, data, value, self._source)
 
 
 def _open_npz(file, source):
@@ -227,10 +218,9 @@ def _open_npz(file, source):
 def load_npz(file, obj, path='', strict=True, ignore_names=None):
     """Loads an object from an NPZ file.
 
-    The whole file is checked against the object before anything is
-    changed: if a key is missing, an array has the wrong shape or dtype or
-    an entry is damaged, the error names the key and the file and the
-    parameters and states of the object are left as they were.
+    The object's ``serialize`` is called once; values are copied in as it
+    asks for them. If a key is missing, an array has the wrong shape or
+    dtype or an entry is damaged, the error names the key and the file.
 
     Args:
         file (str, os.PathLike or file object): The file to read.
@@ -253,11 +243,7 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
     """
     source = _common.source_name(file)
     with _open_npz(file, source) as npz:
-        cache = {}
-        for validate_only in (True, False):
-            d = NpzDeserializer(
-                npz, path=path, strict=strict, ignore_names=ignore_names)
-            d._source = source
-            d._cache = cache
-            d._validate_only = validate_only
-            d.load(obj)
+        d = NpzDeserializer(
+            npz, path=path, strict=strict, ignore_names=ignore_names)
+        d._source = source
+        d.load(obj)

@@ -297,7 +297,12 @@ def test_trajectory_after_resume_matches_uninterrupted(tmp_path):
     resumed = models.Classifier()
     resumed_opt = optimizers.Adam(alpha=0.01).setup(resumed)
     serializers.load_npz(tmp_path / 'model.npz', resumed)
-    serializers.load_npz(tmp_path / 'opt.npz', resumed_opt)
+    # The rule of the never-updated 'lazy' parameter saved no state; as in
+    # the original, only a non-strict load accepts that.
+    with pytest.raises(KeyError, match='lazy'):
+        serializers.load_npz(tmp_path / 'opt.npz', resumed_opt)
+    resumed_opt = optimizers.Adam(alpha=0.01).setup(resumed)
+    serializers.load_npz(tmp_path / 'opt.npz', resumed_opt, strict=False)
     run(resumed, resumed_opt, data[3:])
     assert resumed_opt.t == full_opt.t == 6
     for (path, p), (_, q) in zip(sorted(resumed.namedparams()),
@@ -305,7 +310,7 @@ def test_trajectory_after_resume_matches_uninterrupted(tmp_path):
         numpy.testing.assert_array_equal(p.array, q.array, err_msg=path)
 
 
-# Errors leave the object unchanged ---------------------------------------
+# Errors ------------------------------------------------------------------
 
 
 def snapshot(model, opt):
@@ -359,28 +364,47 @@ def rewrite(path, change):
     (lambda a: a.update({'model/count': numpy.asarray(1.5)}),
      TypeError, 'model/count'),
 ])
-def test_mismatch_raises_and_leaves_everything_unchanged(
-        trained, change, error, pattern):
+def test_mismatch_raises_naming_the_key(trained, change, error, pattern):
     path, target = trained
     rewrite(path, change)
-    before = snapshot(target.model, target.opt)
-    t_before = target.opt.t
     with pytest.raises(error, match=pattern):
         serializers.load_npz(path, target)
-    assert target.opt.t == t_before
-    assert_unchanged(target.model, target.opt, before)
 
 
-def test_optimizer_state_created_lazily_is_not_created_on_error(tmp_path):
+class _Counting:
+    """Counts the calls of its ``serialize``."""
+
+    def __init__(self):
+        self.calls = 0
+        self.x = numpy.zeros(2, numpy.float32)
+
+    def serialize(self, serializer):
+        self.calls += 1
+        serializer('x', self.x)
+        serializer('y', None)
+
+
+def test_load_is_one_pass_and_keeps_values_read_before_an_error(tmp_path):
+    # As in the original: serialize runs once, and a value loaded before a
+    # missing key stays loaded.
+    numpy.savez(tmp_path / 'c.npz', x=numpy.ones(2, numpy.float32))
+    target = _Counting()
+    with pytest.raises(KeyError, match="'y'"):
+        serializers.load_npz(tmp_path / 'c.npz', target)
+    assert target.calls == 1
+    numpy.testing.assert_array_equal(target.x, [1., 1.])
+    target = _Counting()
+    serializers.load_npz(tmp_path / 'c.npz', target, strict=False)
+    assert target.calls == 1
+
+
+def test_optimizer_state_missing_in_the_file_raises(tmp_path):
     model, opt, _ = train_like_fixture('Adam', 1)
     serializers.save_npz(tmp_path / 'o.npz', opt)
     rewrite(tmp_path / 'o.npz', lambda a: a.pop('l2/b/v'))
     fresh = optimizers.Adam().setup(models.Classifier().predictor)
     with pytest.raises(KeyError, match='l2/b/v'):
         serializers.load_npz(tmp_path / 'o.npz', fresh)
-    assert fresh.t == 0
-    assert all(p.update_rule.state is None and p.update_rule.t == 0
-               for p in fresh.target.params())
 
 
 def test_truncated_file(trained):
@@ -404,11 +428,8 @@ def test_corrupt_entry(tmp_path):
     data[start + header_size + 1] ^= 0xFF
     path.write_bytes(bytes(data))
     target = models.Classifier()
-    before = arrays_of(target)
-    before = {k: numpy.array(v, copy=True) for k, v in before.items()}
     with pytest.raises(ValueError, match="cannot read 'stats' from"):
         serializers.load_npz(path, target)
-    assert_same_layout(arrays_of(target), before)
 
 
 def test_not_an_npz_archive(tmp_path):
