@@ -281,9 +281,10 @@ class Variable:
     # Make NumPy call the reflected operators of Variable.
     __array_priority__ = 200
 
-    # Variables never hold ChainerX arrays here; code written for the
-    # original reads this flag.
+    # Variables never hold ChainerX arrays here, and arrays are always in
+    # the standard layout; code written for the original reads these.
     _has_chainerx_array = False
+    layout = None
 
     # Weak references to the variables sharing the array with this one (this
     # one included), set by a shallow copy: setting ``array`` on any of them
