@@ -8,12 +8,16 @@ Constant operands (Python and NumPy scalars, NumPy/CuPy arrays) are cast to
 the dtype of the variable operand.
 """
 
+import math
+import operator
+
 import numpy
 
 import chainer
 from chainer import backend
 from chainer.backends import cuda
 from chainer import function_node
+from chainer.functions.math import floor as floor_module
 from chainer.functions.math import matmul as matmul_module
 from chainer.functions.math import sum as sum_module
 from chainer import utils
@@ -21,42 +25,82 @@ from chainer.utils import type_check
 from chainer import variable
 
 
-_SCALAR_TYPES = (int, float, numpy.integer, numpy.floating, numpy.bool_)
 _ARRAY_TYPES = (numpy.ndarray, cuda.ndarray)
 
+# NumPy 2 computes a float array with a Python number in the array's dtype,
+# which is what casting the number to that dtype first gives.
+_WEAK_PYTHON_SCALARS = numpy.lib.NumpyVersion(numpy.__version__) >= '2.0.0'
 
-def _value_to_string(value):
-    # How a constant operand appears in a node's label.
+
+def _convert_value_to_string(value):
+    """Returns how a constant operand appears in a node's label.
+
+    Args:
+        value: A scalar, an array or a :class:`~chainer.Variable`.
+
+    Returns:
+        str: A scalar as printed (in parentheses when negative), or
+        ``'constant array'``.
+
+    Raises:
+        ValueError: If ``value`` is neither.
+    """
+    if isinstance(value, variable.Variable):
+        value = value.array
     if numpy.isscalar(value):
         if value < 0:
             return '({})'.format(value)
         return str(value)
-    return 'constant array'
+    if isinstance(value, _ARRAY_TYPES):
+        return 'constant array'
+    raise ValueError(
+        'Value must be a Variable, scalar, {} or {}. Actual: {}'.format(
+            numpy.ndarray, cuda.ndarray, type(value)))
 
 
 def _preprocess_rhs(x, value):
     # A non-scalar operand: a variable as is, an array cast to x's dtype.
     if isinstance(value, variable.Variable):
         return value
-    if isinstance(value, _ARRAY_TYPES):
-        return value.astype(x.dtype, copy=False)
-    raise TypeError(
-        'Value must be a scalar, `numpy.ndarray`, `cupy.ndarray` '
-        'or a `Variable`.\nActual: {}'.format(type(value)))
+    if not (numpy.isscalar(value) or isinstance(value, _ARRAY_TYPES)):
+        raise TypeError(
+            'Value must be a scalar, `numpy.ndarray`, `cupy.ndarray` '
+            'or a `Variable`.\nActual: {}'.format(type(value)))
+    # A scalar reaches here only as the operand of ``@``, where a NumPy
+    # scalar fails in matmul and a Python number has no ``astype``.
+    return value.astype(x.dtype, copy=False)
 
 
-_WEAK_PYTHON_SCALARS = numpy.lib.NumpyVersion(numpy.__version__) >= '2.0.0'
+def _preprocess_const(x, value):
+    # The constant operand of ``x op value``: ``value`` cast to x's dtype,
+    # as NumPy 1 cast it. A Python number out of an integer dtype's range
+    # wraps around (NumPy 2 raises OverflowError).
+    if type(value) is float or type(value) is int:
+        kind = x.dtype.kind
+        if kind == 'f' and _WEAK_PYTHON_SCALARS:
+            return value
+        if kind in 'iu':
+            try:
+                return x.dtype.type(value)
+            except OverflowError:
+                return numpy.int64(int(value)).astype(x.dtype)
+    if isinstance(value, (complex, str, bytes)) and not isinstance(
+            value, numpy.number):
+        raise TypeError(
+            'A constant operand must be a real number or an array.\n'
+            'Actual: {}'.format(type(value)))
+    return x.dtype.type(value)
 
 
-def _operand(x, value):
-    # The constant operand of ``x op value``, of x's dtype. NumPy 2 computes
-    # a float array with a Python number in the array's dtype, so the cast
-    # (a costly NumPy scalar) is only needed for NumPy scalars, for other
-    # kinds of arrays, and for 0-d arrays under NumPy 1.
-    if _WEAK_PYTHON_SCALARS and type(value) in (float, int) \
-            and x.dtype.kind == 'f':
-        return value
-    return utils.force_type(x.dtype, value)
+def _scalar_op(op, a, b):
+    # ``op(a, b)`` of two scalars, promoted as NumPy 1 did: next to a NumPy
+    # scalar, a Python number counts as a NumPy scalar of its default dtype
+    # (int64, float64), so ``1. / numpy.float16(3)`` is a float64 and
+    # ``numpy.float32(.5) - 1`` too. Python numbers alone stay Python.
+    if isinstance(a, numpy.generic) or isinstance(b, numpy.generic):
+        dtype = numpy.result_type(numpy.asarray(a), numpy.asarray(b))
+        return op(dtype.type(a), dtype.type(b))
+    return op(a, b)
 
 
 def _sum_to(x, shape):
@@ -189,14 +233,14 @@ class AddConstant(function_node.FunctionNode):
 
     @property
     def label(self):
-        return '_ + %s' % _value_to_string(self.value)
+        return '_ + %s' % _convert_value_to_string(self.value)
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
 
     def forward(self, inputs):
         x, = inputs
-        return utils.force_array(x + _operand(x, self.value)),
+        return utils.force_array(x + _preprocess_const(x, self.value)),
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs
@@ -240,7 +284,7 @@ def add(*xs):  # lhs + rhs, or the sum of more variables
     """
     if len(xs) == 2:
         lhs, rhs = xs
-        if isinstance(rhs, _SCALAR_TYPES):
+        if numpy.isscalar(rhs):
             return AddConstant(rhs).apply((lhs,))[0]
         rhs = _preprocess_rhs(lhs, rhs)
         return Add().apply((lhs, rhs))[0]
@@ -278,7 +322,7 @@ def sub(self, rhs):  # lhs - rhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    if isinstance(rhs, _SCALAR_TYPES):
+    if numpy.isscalar(rhs):
         return AddConstant(-rhs).apply((self,))[0]
     rhs = _preprocess_rhs(self, rhs)
     return Sub().apply((self, rhs))[0]
@@ -295,14 +339,14 @@ class SubFromConstant(function_node.FunctionNode):
 
     @property
     def label(self):
-        return '%s - _' % _value_to_string(self.value)
+        return '%s - _' % _convert_value_to_string(self.value)
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
 
     def forward(self, inputs):
         x, = inputs
-        return utils.force_array(_operand(x, self.value) - x),
+        return utils.force_array(_preprocess_const(x, self.value) - x),
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
@@ -314,7 +358,7 @@ def rsub(self, rhs):  # rhs - lhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    if isinstance(rhs, _SCALAR_TYPES):
+    if numpy.isscalar(rhs):
         return SubFromConstant(rhs).apply((self,))[0]
     rhs = _preprocess_rhs(self, rhs)
     return Sub().apply((rhs, self))[0]
@@ -355,14 +399,14 @@ class MulConstant(function_node.FunctionNode):
 
     @property
     def label(self):
-        return '_ * %s' % _value_to_string(self.value)
+        return '_ * %s' % _convert_value_to_string(self.value)
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
 
     def forward(self, inputs):
         x, = inputs
-        return utils.force_array(_operand(x, self.value) * x),
+        return utils.force_array(_preprocess_const(x, self.value) * x),
 
     def backward(self, indexes, grad_outputs):
         return mul(grad_outputs[0], self.value),
@@ -374,7 +418,7 @@ def mul(self, rhs):  # lhs * rhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    if isinstance(rhs, _SCALAR_TYPES):
+    if numpy.isscalar(rhs):
         return MulConstant(rhs).apply((self,))[0]
     rhs = _preprocess_rhs(self, rhs)
     return Mul().apply((self, rhs))[0]
@@ -461,8 +505,9 @@ def div(self, rhs):  # lhs / rhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    if isinstance(rhs, _SCALAR_TYPES):
-        return MulConstant(1. / rhs).apply((self,))[0]
+    if numpy.isscalar(rhs):
+        value = _scalar_op(operator.truediv, 1., rhs)
+        return MulConstant(value).apply((self,))[0]
     rhs = _preprocess_rhs(self, rhs)
     return Div().apply((self, rhs))[0]
 
@@ -478,7 +523,7 @@ class DivFromConstant(function_node.FunctionNode):
 
     @property
     def label(self):
-        return '%s / _' % _value_to_string(self.value)
+        return '%s / _' % _convert_value_to_string(self.value)
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
@@ -487,7 +532,7 @@ class DivFromConstant(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0,))
         x, = inputs
-        return utils.force_array(_operand(x, self.value) / x),
+        return utils.force_array(_preprocess_const(x, self.value) / x),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -505,18 +550,18 @@ class DivFromConstantGrad(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, gy = inputs
-        value = utils.force_type(x.dtype, self.value)
-        return utils.force_array(-value * gy / (x * x)),
+        value = x.dtype.type(self.value)  # so that -0 is -0.0
+        return utils.force_array(-value * gy / (x ** 2)),
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()
         ggx, = grad_outputs
-        value = utils.force_type(x.dtype, self.value)
+        value = x.dtype.type(self.value)
         ret = []
         if 0 in indexes:
-            ret.append(ggx * 2 * value * gy / (x * x * x))
+            ret.append(ggx * 2 * value * gy / (x ** 3))
         if 1 in indexes:
-            ret.append(ggx * -value / (x * x))
+            ret.append(ggx * -value / (x ** 2))
         return ret
 
 
@@ -526,18 +571,10 @@ def rdiv(self, rhs):  # rhs / lhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    if isinstance(rhs, _SCALAR_TYPES):
+    if numpy.isscalar(rhs):
         return DivFromConstant(rhs).apply((self,))[0]
     rhs = _preprocess_rhs(self, rhs)
     return Div().apply((rhs, self))[0]
-
-
-def _floor(x):
-    # Floor of a variable, detached from the graph.
-    array = x.array
-    xp = backend.get_array_module(array)
-    return chainer.as_variable(
-        utils.force_array(xp.floor(array), array.dtype))
 
 
 def floordiv(self, rhs):  # lhs // rhs
@@ -548,7 +585,7 @@ def floordiv(self, rhs):  # lhs // rhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    return _floor(div(self, rhs))
+    return floor_module.floor(div(self, rhs))
 
 
 def rfloordiv(self, rhs):  # rhs // lhs
@@ -559,7 +596,7 @@ def rfloordiv(self, rhs):  # rhs // lhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    return _floor(rdiv(self, rhs))
+    return floor_module.floor(rdiv(self, rhs))
 
 
 class PowVarVar(function_node.FunctionNode):
@@ -662,7 +699,7 @@ class PowVarConst(function_node.FunctionNode):
 
     @property
     def label(self):
-        return '_ ** %s' % _value_to_string(self.value)
+        return '_ ** %s' % _convert_value_to_string(self.value)
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
@@ -671,7 +708,7 @@ class PowVarConst(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0,))
         x, = inputs
-        y = x ** _operand(x, self.value)
+        y = x ** _preprocess_const(x, self.value)
         return utils.force_array(y, x.dtype),
 
     def backward(self, indexes, grad_outputs):
@@ -697,23 +734,24 @@ class PowVarConstGrad(function_node.FunctionNode):
             in_types[0].shape == in_types[1].shape,
         )
 
+    def _exponents(self, x, *offsets):
+        # value - k for each k, of x's dtype; a NumPy scalar value counts
+        # from 1 and 2 in float64 at least, as in NumPy 1.
+        return [_preprocess_const(x, _scalar_op(operator.sub, self.value, k))
+                for k in offsets]
+
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, gy = inputs
-        dtype = x.dtype
-        value = utils.force_type(dtype, self.value)
-        value_1 = utils.force_type(dtype, self.value - 1)
-        return utils.force_array(value * x ** value_1 * gy, dtype),
+        value, value_1 = self._exponents(x, 0, 1)
+        return utils.force_array(value * x ** value_1 * gy, x.dtype),
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()
         ggx, = grad_outputs
-        dtype = x.dtype
-        value = utils.force_type(dtype, self.value)
-        value_1 = utils.force_type(dtype, self.value - 1)
+        value, value_1, value_2 = self._exponents(x.array, 0, 1, 2)
         ret = []
         if 0 in indexes:
-            value_2 = utils.force_type(dtype, self.value - 2)
             ret.append(ggx * value * gy * value_1 * x ** value_2)
         if 1 in indexes:
             ret.append(ggx * value * x ** value_1)
@@ -726,7 +764,7 @@ def pow(self, rhs):  # lhs ** rhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    if isinstance(rhs, _SCALAR_TYPES):
+    if numpy.isscalar(rhs):
         return PowVarConst(rhs).apply((self,))[0]
     rhs = _preprocess_rhs(self, rhs)
     return PowVarVar().apply((self, rhs))[0]
@@ -743,7 +781,7 @@ class PowConstVar(function_node.FunctionNode):
 
     @property
     def label(self):
-        return '%s ** _' % _value_to_string(self.value)
+        return '%s ** _' % _convert_value_to_string(self.value)
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
@@ -752,7 +790,7 @@ class PowConstVar(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_outputs((0,))
         x, = inputs
-        return utils.force_array(utils.force_type(x.dtype, self.value) ** x),
+        return utils.force_array(_preprocess_const(x, self.value) ** x),
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
@@ -767,6 +805,8 @@ class PowConstVarGrad(function_node.FunctionNode):
 
     def __init__(self, value):
         self.value = value
+        # A base of zero or below fails here, with math's ValueError.
+        self.log_value = math.log(value)
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('y', 'gy'))
@@ -776,18 +816,15 @@ class PowConstVarGrad(function_node.FunctionNode):
             in_types[0].shape == in_types[1].shape,
         )
 
-    def _log_value(self, dtype):
-        value = utils.force_type(dtype, self.value)
-        return backend.get_array_module(value).log(value)
-
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         y, gy = inputs
-        return utils.force_array(self._log_value(y.dtype) * y * gy),
+        log_value = y.dtype.type(self.log_value)
+        return utils.force_array(log_value * y * gy),
 
     def backward(self, indexes, grad_outputs):
         y, gy = self.get_retained_inputs()
-        scaled = grad_outputs[0] * self._log_value(y.dtype)
+        scaled = y.dtype.type(self.log_value) * grad_outputs[0]
         ret = []
         if 0 in indexes:
             ret.append(scaled * gy)
@@ -802,7 +839,7 @@ def rpow(self, rhs):  # rhs ** lhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    if isinstance(rhs, _SCALAR_TYPES):
+    if numpy.isscalar(rhs):
         return PowConstVar(rhs).apply((self,))[0]
     rhs = _preprocess_rhs(self, rhs)
     return PowVarVar().apply((rhs, self))[0]

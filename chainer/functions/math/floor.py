@@ -1,5 +1,7 @@
 """Element-wise floor, outside the computational graph."""
 
+import numpy
+
 from chainer import backend
 from chainer import utils
 from chainer import variable
@@ -20,4 +22,9 @@ def floor(x):
     if isinstance(x, variable.Variable):
         x = x.array
     xp = backend.get_array_module(x)
-    return variable.as_variable(utils.force_array(xp.floor(x), x.dtype))
+    y = x
+    if x.dtype.kind in 'iu':
+        # The floor of an integer goes through float64, as in NumPy 1
+        # (NumPy 2 returns the integers unchanged).
+        y = x.astype(numpy.float64)
+    return variable.as_variable(utils.force_array(xp.floor(y), x.dtype))
