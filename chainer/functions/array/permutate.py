@@ -3,23 +3,36 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.backends import cuda
+from chainer.functions.array import _index
 from chainer import function_node
 from chainer.utils import type_check
 
 
-def _check_indices(indices):
-    # Debug-mode check that ``indices`` is a permutation of
-    # ``0, ..., len(indices) - 1``.
-    indices = cuda.to_cpu(indices)
-    n = len(indices)
-    out_of_bounds = (indices < 0) | (indices >= n)
-    if out_of_bounds.any():
-        raise ValueError('Out of bounds index: {}'.format(
-            indices[out_of_bounds][0]))
-    counts = numpy.bincount(indices, minlength=n)
+def _check_permutation(indices, size, range_error):
+    # Checks that ``indices`` holds each of ``0, ..., size - 1`` at most
+    # once: an entry out of range raises ``range_error``, a duplicate
+    # ValueError.
+    bad = _index.first_out_of_range(indices, size)
+    if bad is not None:
+        raise range_error('Out of bounds index: {}'.format(bad))
+    counts = numpy.bincount(indices, minlength=size)
     if (counts > 1).any():
         raise ValueError('indices contains duplicate value: {}'.format(
             numpy.flatnonzero(counts > 1)[0]))
+
+
+def _check_indices(indices, size):
+    # Checks that ``indices`` is a permutation of the ``size`` positions
+    # of the axis. Debug mode first checks that it is a permutation of its
+    # own length, raising ValueError as the original does.
+    indices = cuda.to_cpu(indices)
+    if chainer.is_debug():
+        _check_permutation(indices, len(indices), ValueError)
+    _check_permutation(indices, size, IndexError)
+    if len(indices) != size:
+        raise ValueError(
+            'indices has length {} but the axis has length {}'.format(
+                len(indices), size))
 
 
 def _inverse_indices(indices):
@@ -48,8 +61,7 @@ class Permutate(function_node.FunctionNode):
         x, = inputs
         xp = backend.get_array_module(x)
         indices = self.indices
-        if chainer.is_debug():
-            _check_indices(indices)
+        _check_indices(indices, x.shape[self.axis])
         if self.inv:
             indices = _inverse_indices(indices)
         return xp.take(x, indices, axis=self.axis),
@@ -71,13 +83,18 @@ def permutate(x, indices, axis=0, inv=False):
         x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable.
         indices (:ref:`ndarray` or :class:`~chainer.Variable` of int):
             A one-dimensional permutation of ``0, ..., n - 1``, where ``n``
-            is the length of ``x`` along ``axis``. In debug mode, it is
-            checked to be a permutation.
+            is the length of ``x`` along ``axis``.
         axis (int): The axis to permute.
         inv (bool): Whether to apply the inverse permutation.
 
     Returns:
         ~chainer.Variable: The permuted variable.
+
+    Raises:
+        IndexError: If an index is out of ``[0, n)``.
+        ValueError: If ``indices`` has a duplicate or is not of length
+            ``n``; in debug mode, also if it is not a permutation of its
+            own length.
 
     .. admonition:: Example
 

@@ -1,5 +1,6 @@
 import chainer
 from chainer import backend
+from chainer.functions.array import _index
 from chainer import function_node
 from chainer.utils import type_check
 
@@ -21,10 +22,14 @@ class SelectItem(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((1,))
         x, t = inputs
-        if chainer.is_debug():
-            if not ((0 <= t).all() and (t < x.shape[1]).all()):
+        label = _index.first_out_of_range(t, x.shape[1])
+        if label is not None:
+            if chainer.is_debug():
                 raise ValueError(
                     'Each label `t` need to satisfty `0 <= t < x.shape[1]`')
+            raise IndexError(
+                'label {} is out of bounds for axis 1 with size {}'.format(
+                    label, x.shape[1]))
         xp = backend.get_array_module(x)
         return x[xp.arange(len(t)), t],
 
@@ -68,10 +73,14 @@ def select_item(x, t):
             ``(B, N)``.
         t (:class:`~chainer.Variable` or :ref:`ndarray` of int): A vector
             of shape ``(B,)`` holding the column to take from each row,
-            each in ``0 <= t[i] < N`` (checked in debug mode).
+            each in ``0 <= t[i] < N``.
 
     Returns:
         ~chainer.Variable: The vector ``y`` with ``y[i] = x[i, t[i]]``.
+
+    Raises:
+        IndexError: If a label is out of ``[0, N)`` (``ValueError`` in
+            debug mode). A negative label is not read from the end.
 
     .. admonition:: Example
 

@@ -3,6 +3,7 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.backends import cuda
+from chainer.functions.array import _index
 from chainer import function_node
 from chainer.utils import type_check
 
@@ -31,13 +32,14 @@ class EmbedIDFunction(function_node.FunctionNode):
         x, W = inputs
         self._w_shape = W.shape
         xp = backend.get_array_module(*inputs)
-        if chainer.config.debug:
-            valid = (0 <= x) & (x < len(W))
-            if self.ignore_label is not None:
-                valid |= x == self.ignore_label
-            if not valid.all():
+        bad = _index.first_out_of_range(x, len(W), self.ignore_label)
+        if bad is not None:
+            if chainer.config.debug:
                 raise ValueError('Each not ignored `x` value need to satisfy '
                                  '`0 <= x < len(W)`')
+            raise IndexError(
+                'ID {} is out of bounds for W with {} rows'.format(
+                    bad, len(W)))
         if self.ignore_label is None:
             return W[x],
         ignored = x == self.ignore_label
@@ -103,8 +105,9 @@ def embed_id(x, W, ignore_label=None):
         ~chainer.Variable: Output of shape ``x.shape + (d,)``.
 
     Raises:
-        ValueError: In debug mode, if some ID that is not ignored is out of
-            ``[0, V)``.
+        IndexError: If some ID that is not ignored is out of ``[0, V)``
+            (``ValueError`` in debug mode). A negative ID is not read from
+            the end.
 
     .. seealso:: :class:`~chainer.links.EmbedID`, which holds ``W``.
 

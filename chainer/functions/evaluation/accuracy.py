@@ -1,4 +1,5 @@
 from chainer import backend
+from chainer.functions.array import _index
 from chainer import function_node
 from chainer.utils import type_check
 
@@ -24,10 +25,18 @@ class Accuracy(function_node.FunctionNode):
             x_type.shape[0] == t_type.shape[0],
             x_type.shape[2: t_ndim + 1] == t_type.shape[1:],
         )
+        for i in range(t_ndim + 1, type_check.eval(x_type.ndim)):
+            type_check.expect(x_type.shape[i] == 1)
 
     def forward(self, inputs):
         y, t = inputs
         xp = backend.get_array_module(y, t)
+        label = _index.first_out_of_range(t, y.shape[1], self.ignore_label)
+        if label is not None:
+            raise ValueError(
+                'label {} is out of range for {} classes; each label must '
+                'satisfy `0 <= t < y.shape[1]` or equal ignore_label'.format(
+                    label, y.shape[1]))
         pred = y.argmax(axis=1).reshape(t.shape)
         if self.ignore_label is None:
             return xp.asarray((pred == t).mean(), dtype=y.dtype),
@@ -45,12 +54,17 @@ def accuracy(y, t, ignore_label=None):
     Args:
         y (:class:`~chainer.Variable` or :ref:`ndarray`): The predicted
             scores, of shape ``(N, C)`` or ``(N, C, d_1, ..., d_k)``: for
-            each sample (and position), one score per class.
+            each sample (and position), one score per class. Axes beyond
+            those of ``t`` must have length one.
         t (:class:`~chainer.Variable` or :ref:`ndarray`): The ground-truth
             labels, of a signed integer dtype and of shape ``(N,)`` or
             ``(N, d_1, ..., d_k)``.
         ignore_label (int or None): Samples with this label are left out.
             If all are left out, the accuracy is zero.
+
+    Raises:
+        ValueError: If a label that is not ``ignore_label`` is out of
+            ``[0, C)``.
 
     Returns:
         ~chainer.Variable: The 0-dimensional share of samples whose highest

@@ -67,3 +67,34 @@ def test_non_permutation_in_debug_mode(indices):
     with chainer.using_config('debug', True):
         with pytest.raises(ValueError):
             F.permutate(x, indices)
+
+
+@pytest.mark.parametrize('indices, error', [
+    ([0, 3, 1], IndexError), ([-1, 0, 1], IndexError),
+    ([1, 0, 2, 3], IndexError), ([0, 0, 1], ValueError),
+    ([1, 0], ValueError),
+], ids=str)
+@pytest.mark.parametrize('inv', [False, True])
+def test_non_permutation(indices, error, inv):
+    # Negative, duplicate and missing indices would give a silent number.
+    x = numpy.arange(3, dtype=numpy.float32)
+    with pytest.raises(error):
+        F.permutate(x, numpy.array(indices, numpy.int32), inv=inv)
+
+
+def test_longer_permutation_in_debug_mode():
+    # A permutation of its own length that does not fit the axis raises
+    # IndexError in debug mode too.
+    x = numpy.arange(3, dtype=numpy.float32)
+    with chainer.using_config('debug', True):
+        with pytest.raises(IndexError):
+            F.permutate(x, numpy.array([1, 0, 2, 3], numpy.int32))
+
+
+@testing.attr.gpu
+@pytest.mark.parametrize('indices', [[0, 3, 1], [-1, 0, 1]], ids=str)
+def test_non_permutation_gpu(indices):
+    from chainer.backends import cuda
+    x = cuda.cupy.arange(3, dtype=numpy.float32)
+    with pytest.raises(IndexError):
+        F.permutate(x, cuda.cupy.array(indices, numpy.int32))

@@ -71,3 +71,24 @@ def test_zero_dim_labels():
     x = numpy.zeros((2, 3), numpy.float32)
     with pytest.raises(type_check.InvalidType):
         F.select_item(x, numpy.array(0, numpy.int32))
+
+
+@pytest.mark.parametrize('label', [3, -1, -4], ids=str)
+def test_label_out_of_range(label):
+    # A negative label is not read from the end of the row.
+    x = chainer.Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3))
+    t = numpy.array([0, label], numpy.int32)
+    with pytest.raises(IndexError, match='label {} is out of bounds'.format(
+            label)):
+        F.select_item(x, t)
+
+
+@testing.attr.gpu
+@pytest.mark.parametrize('label', [3, -1], ids=str)
+def test_label_out_of_range_gpu(label):
+    # CuPy would wrap any out-of-range index around.
+    from chainer.backends import cuda
+    x = cuda.cupy.zeros((2, 3), numpy.float32)
+    t = cuda.cupy.array([0, label], numpy.int32)
+    with pytest.raises(IndexError):
+        F.select_item(x, t)

@@ -77,3 +77,30 @@ def test_invalid_types(x_dtype, W_shape):
     with pytest.raises(type_check.InvalidType):
         F.embed_id(numpy.zeros((2,), x_dtype),
                    numpy.ones(W_shape, numpy.float32))
+
+
+@pytest.mark.parametrize('ids, ignore_label', [
+    ([0, 3], None), ([0, -1], None), ([-4], None), ([-2, -1], -1),
+    ([3, -1], -1), ([1, 5], 2),
+], ids=str)
+def test_out_of_range_ids(ids, ignore_label):
+    # A negative ID is not read from the end of W.
+    W = chainer.Variable(numpy.ones((3, 2), numpy.float32))
+    with pytest.raises(IndexError, match='out of bounds for W'):
+        F.embed_id(numpy.array(ids, numpy.int32), W, ignore_label)
+
+
+def test_ignored_id_beyond_w():
+    W = numpy.arange(6, dtype=numpy.float32).reshape(3, 2)
+    y = F.embed_id(numpy.array([5, 1], numpy.int32), W, ignore_label=5)
+    numpy.testing.assert_array_equal(y.array, [[0, 0], [2, 3]])
+
+
+@testing.attr.gpu
+@pytest.mark.parametrize('ids', [[0, 3], [0, -1]], ids=str)
+def test_out_of_range_ids_gpu(ids):
+    # CuPy would wrap any out-of-range index around.
+    from chainer.backends import cuda
+    W = cuda.cupy.ones((3, 2), numpy.float32)
+    with pytest.raises(IndexError):
+        F.embed_id(cuda.cupy.array(ids, numpy.int32), W)

@@ -92,15 +92,35 @@ def test_class_and_no_gradient():
     ((1, 4, 3), (1, 4), numpy.float32, numpy.int32),
     ((4, 1, 3), (4, 1), numpy.float32, numpy.int32),
     ((4,), (4,), numpy.float32, numpy.int32),
+    ((4, 3, 2), (4,), numpy.float32, numpy.int32),
+    ((4, 3, 5, 2), (4, 5), numpy.float32, numpy.int32),
     ((4, 3), (4,), numpy.int32, numpy.int32),
     ((4, 3), (4,), numpy.float32, numpy.float32),
     ((4, 3), (4,), numpy.float32, numpy.uint8),
-], ids=['batch', 'spatial', 'spatial_2', 'no_class_axis', 'int_x',
+], ids=['batch', 'spatial', 'spatial_2', 'no_class_axis', 'extra_axis',
+        'extra_spatial_axis', 'int_x',
         'float_t', 'unsigned_t'])
 def test_invalid(x_shape, t_shape, x_dtype, t_dtype):
     with pytest.raises(type_check.InvalidType):
         F.accuracy(numpy.zeros(x_shape, x_dtype),
                    numpy.zeros(t_shape, t_dtype))
+
+
+@pytest.mark.parametrize('labels, ignore_label', [
+    ([3, 0], None), ([-1, 0], None), ([-2, 0], -1), ([5, -1], -1),
+    ([0, 3], 0),
+], ids=str)
+def test_label_out_of_range(labels, ignore_label):
+    # A label outside the classes is an error, not a wrong prediction.
+    y = numpy.array([[0.1, 0.9, 0.0], [0.8, 0.1, 0.1]], numpy.float32)
+    with pytest.raises(ValueError, match='out of range for 3 classes'):
+        F.accuracy(y, numpy.array(labels, numpy.int32), ignore_label)
+
+
+def test_ignored_label_outside_classes():
+    y = numpy.array([[0.1, 0.9, 0.0], [0.8, 0.1, 0.1]], numpy.float32)
+    acc = F.accuracy(y, numpy.array([1, 7], numpy.int32), ignore_label=7)
+    assert float(acc.array) == 1.0
 
 
 @attr.gpu
