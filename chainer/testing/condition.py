@@ -56,9 +56,10 @@ def _run_trial(instance, f, args, kwargs):
 def repeat_with_success_at_least(times, min_success):
     """Decorator running a test ``times`` times, requiring some successes.
 
-    The test passes as soon as ``min_success`` trials have succeeded, and
-    fails as soon as that can no longer happen. A skipped trial skips the
-    whole test.
+    After each trial, the test passes if ``min_success`` trials have
+    succeeded (so with ``min_success=0`` one trial is run, whatever its
+    outcome), and fails as soon as that can no longer happen. A skipped
+    trial skips the whole test.
 
     Args:
         times (int): The maximum number of trials.
@@ -83,12 +84,12 @@ def repeat_with_success_at_least(times, min_success):
                     raise unittest.SkipTest(str(e)) from None
                 if error is None:
                     successes += 1
-                    if successes >= min_success:
-                        return
                 else:
                     errors.append(error)
-                    if len(errors) > times - min_success:
-                        break
+                if successes >= min_success:
+                    return
+                if len(errors) > times - min_success:
+                    break
             message = '\nFail: {0}, Success: {1}'.format(
                 len(errors), successes)
             if errors:

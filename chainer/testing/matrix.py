@@ -43,12 +43,17 @@ def generate_matrix(shape, dtype=float, **kwargs):
         raise ValueError('negative singular value is given')
     k = min(shape[-2:])
     if 0 in shape:
-        numpy.broadcast_to(singular_values, tuple(shape[:-2]) + (k,))
+        _broadcast_to(singular_values, tuple(shape[:-2]) + (k,))
         return numpy.empty(shape, dtype=dtype)
     a = numpy.random.randn(*shape)
     if dtype.kind == 'c':
         a = a + 1j * numpy.random.randn(*shape)
     u, s, vh = numpy.linalg.svd(a, full_matrices=False)
-    sv = numpy.broadcast_to(singular_values, s.shape)
+    sv = _broadcast_to(singular_values, s.shape)
     a = numpy.einsum('...ik,...k,...kj->...ij', u, sv, vh)
     return a.astype(dtype)
+
+
+def _broadcast_to(array, shape):
+    """Broadcasts ``array`` to ``shape`` (a read-only view)."""
+    return numpy.broadcast_to(array, shape)

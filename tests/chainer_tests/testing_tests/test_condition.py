@@ -104,6 +104,12 @@ class TestRepeatWithSuccessAtLeast:
         assert 'Fail: 2, Success: 1' in result.failures[0][1]
         assert log.count('test') == 3
 
+    def test_zero_successes_needed_runs_one_trial(self):
+        case, log = _make_case(
+            condition.repeat_with_success_at_least(10, 0), ['fail'] * 10)
+        assert _run(case).wasSuccessful()
+        assert log.count('test') == 1
+
     def test_min_success_above_times(self):
         with pytest.raises(AssertionError):
             condition.repeat_with_success_at_least(2, 3)
