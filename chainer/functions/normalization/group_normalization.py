@@ -101,6 +101,22 @@ class GroupNormalization(function_node.FunctionNode):
         return ret
 
 
+class _MulInvStd(_standardize.MulInvStd):
+
+    """``(x, y) -> inv_std * y`` for rows ``x`` of shape ``(N, M)``.
+
+    ``mean`` and ``inv_std`` are the statistics of the rows of ``x``, of
+    shape ``(N,)``; ``inv_std`` is differentiated as the function of ``x``
+    that it is, to any order.
+    """
+
+    def __init__(self, eps, mean, inv_std, dummy_gamma=None):
+        super().__init__(_standardize.Statistics(
+            mean[:, None], inv_std[:, None], (1,)))
+        self.eps = eps
+        self.dummy_gamma = dummy_gamma
+
+
 def group_normalization(x, groups, gamma, beta, eps=1e-5):
     """Group normalization function.
 

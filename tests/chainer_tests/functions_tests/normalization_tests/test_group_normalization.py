@@ -131,3 +131,25 @@ def test_invalid_type(x_shape, gamma_shape, dtype):
     gamma = numpy.ones(gamma_shape, numpy.float32)
     with pytest.raises(type_check.InvalidType):
         F.group_normalization(x, 1, gamma, gamma)
+
+
+@pytest.mark.parametrize('eps', [1e-5, 1e-1])
+def test_mul_inv_std_of_rows(eps):
+    # The row-wise node that scales by the inverse standard deviation of
+    # the rows of x, differentiated through the statistics.
+    from chainer.functions.normalization import group_normalization as gn
+    rng = numpy.random.RandomState(0)
+    x, y, gz, ggx, ggy = (rng.uniform(-1, 1, (5, 4)) for _ in range(5))
+
+    def f(x, y):
+        mean = x.array.mean(axis=1)
+        inv_std = (x.array.var(axis=1) + eps) ** -0.5
+        ones = numpy.ones(len(mean))
+        return gn._MulInvStd(eps, mean, inv_std, ones).apply((x, y))
+
+    z, = f(chainer.Variable(x), chainer.Variable(y))
+    expected = y / numpy.sqrt(x.var(axis=1, keepdims=True) + eps)
+    numpy.testing.assert_allclose(z.array, expected, rtol=1e-12)
+    gradient_check.check_backward(f, (x, y), gz, atol=1e-5, rtol=1e-5)
+    gradient_check.check_double_backward(
+        f, (x, y), gz, (ggx, ggy), atol=1e-4, rtol=1e-4)
