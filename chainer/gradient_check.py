@@ -197,8 +197,9 @@ def numerical_grad(
         diff_atol (float): Absolute tolerance of the fitting error.
         diff_rtol (float): Tolerance of the fitting error relative to the
             range of the sampled outputs.
-        center_outputs: Accepted for compatibility and ignored; the outputs
-            at ``x`` are always recomputed.
+        center_outputs (tuple of arrays): The outputs of ``f`` at
+            ``inputs``, if already known; with ``detect_nondifferentiable``
+            they save one evaluation.
 
     Returns:
         list of arrays: The gradients, one per input, of the input dtypes.
@@ -227,20 +228,28 @@ def numerical_grad(
         raise RuntimeError('Do not mix GPU and CPU arrays in `numerical_grad`')
     xp = backend.get_array_module(*arrays)
 
+    def as_float64(ys):
+        # Outputs may be arrays or Python scalars; they become float64
+        # arrays, copied so that later evaluations cannot change them.
+        return tuple(
+            None if y is None else xp.array(y, dtype=numpy.float64)
+            for y in _as_tuple(ys))
+
     def evaluate():
-        ys = _as_tuple(f())
+        ys = as_float64(f())
         assert len(ys) == len(grad_outputs)
         for y, gy in zip(ys, grad_outputs):
             assert y is not None or gy is None
             assert (gy is None or y is None or numpy.isscalar(gy)
                     or y.shape == gy.shape)
-        return tuple(
-            None if y is None else xp.array(y, dtype=numpy.float64)
-            for y in ys)
+        return ys
 
     if detect_nondifferentiable:
         offsets = (-1., -.5, 0., .5, 1.)
-        y_center = evaluate()
+        if center_outputs is None:
+            y_center = evaluate()
+        else:
+            y_center = as_float64(center_outputs)
     else:
         offsets = (-1., 1.)
     grads = [xp.zeros(x.shape, numpy.float64) for x in inputs]
@@ -281,18 +290,6 @@ def assert_allclose(x, y, atol=1e-5, rtol=1e-4, verbose=True):
         'Use chainer.testing.assert_allclose instead.',
         DeprecationWarning)
     array_module.assert_allclose(x, y, atol, rtol, verbose)
-
-
-def _sample_unit_vector(size, xp):
-    # A random unit vector whose elements are at least 0.1 / sqrt(size) in
-    # magnitude: tiny components would make the comparison unstable.
-    directions = xp.random.normal(size=(size,))
-    if size == 0:
-        return directions
-    squares = xp.square(directions)
-    norm2 = squares.sum()
-    return xp.copysign(
-        xp.sqrt((0.99 / norm2) * squares + 0.01 / size), directions)
 
 
 def _unpack_arrays(packed, shapes):
@@ -431,6 +428,21 @@ class _CheckBackward:
             f.write(str(e))
             raise AssertionError(f.getvalue()) from None
 
+    @staticmethod
+    def _sample_unit_vector(size, xp):
+        """Draws a random unit vector of ``size`` elements on ``xp``.
+
+        Each element is at least ``0.1 / sqrt(size)`` in magnitude: tiny
+        components would make the comparison unstable.
+        """
+        directions = xp.random.normal(size=(size,))
+        if size == 0:
+            return directions
+        squares = xp.square(directions)
+        norm2 = squares.sum()
+        return xp.copysign(
+            xp.sqrt((0.99 / norm2) * squares + 0.01 / size), directions)
+
     def _sample_directions(self):
         # One direction array per differentiated input (None for a None
         # input) and per parameter.
@@ -439,7 +451,7 @@ class _CheckBackward:
             for x, no_gx in zip(self.xs, self.no_gxs) if not no_gx]
         shapes += [p.shape for p in self.params]
         total = sum(int(numpy.prod(s)) for s in shapes if s is not None)
-        packed = _sample_unit_vector(total, self.device.xp)
+        packed = self._sample_unit_vector(total, self.device.xp)
         return _unpack_arrays(packed, shapes)
 
     def _call_func(self, xs, params_data):

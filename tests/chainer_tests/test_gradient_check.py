@@ -535,3 +535,44 @@ def test_numerical_grad_gpu():
     with pytest.raises(RuntimeError, match='Do not mix GPU and CPU'):
         gradient_check.numerical_grad(
             lambda: (x * x,), (x,), (numpy.ones(3),))
+
+
+def test_numerical_grad_of_python_scalar_outputs():
+    x = numpy.array(0.0, numpy.float32)
+    y = numpy.array(1.0, numpy.float32)
+
+    def f():
+        if -1 < x < 1:
+            return x.copy(),
+        if -2 < x < 2:
+            return 2 * x,
+        return 0,
+
+    for eps, expected in ((0.5, 1.), (1.5, 2.), (2.5, 0.)):
+        gx, = gradient_check.numerical_grad(f, (x,), (y,), eps=eps)
+        assert gx == expected
+    gx, = gradient_check.numerical_grad(lambda: (1,), (x,), (y,))
+    assert gx == 0
+
+
+def test_numerical_grad_uses_given_center_outputs():
+    x = numpy.array([1.0])
+    calls = []
+
+    def f():
+        calls.append(float(x[0]))
+        return x * x,
+
+    gradient_check.numerical_grad(
+        f, (x,), (numpy.ones(1),), eps=0.1,
+        detect_nondifferentiable=True, center_outputs=(numpy.ones(1),))
+    assert 1.0 not in calls and len(calls) == 4
+
+
+@pytest.mark.parametrize('size', [0, 1, 5, 64])
+def test_sample_unit_vector(size):
+    y = gradient_check._CheckBackward._sample_unit_vector(size, numpy)
+    assert y.shape == (size,)
+    if size:
+        numpy.testing.assert_allclose(numpy.square(y).sum(), 1.0)
+        assert numpy.abs(y).min() >= 0.1 / numpy.sqrt(size)
