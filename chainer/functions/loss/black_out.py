@@ -1,6 +1,8 @@
+from chainer import backend
 from chainer.functions.array import concat
 from chainer.functions.array import get_item
 from chainer.functions.array import reshape
+from chainer.functions.loss import _labels
 from chainer.functions.math import average
 from chainer.functions.math import exponential
 from chainer.functions.math import logarithm_1p
@@ -40,7 +42,10 @@ def black_out(x, t, W, samples, reduce='mean'):
         W (:class:`~chainer.Variable` or :ref:`ndarray`): The weight
             matrix, of shape :math:`(V, D)`.
         samples (:class:`~chainer.Variable` or :ref:`ndarray`): The negative
-            samples, an integer array of shape :math:`(N, S)`.
+            samples, an integer array of shape :math:`(N, S)` whose
+            elements are in :math:`[0, V)`. For ``t`` and ``samples``, a
+            label at or beyond :math:`V` raises :class:`IndexError`, a
+            negative one :class:`ValueError`.
         reduce (str): ``'mean'`` (default) averages the losses over the
             batch; ``'no'`` keeps one loss per example. Any other value
             raises :class:`ValueError`.
@@ -70,6 +75,13 @@ def black_out(x, t, W, samples, reduce='mean'):
             'given' % reduce)
     t = variable.as_array(t)
     samples = variable.as_array(samples)
+    n_vocab = len(W)
+    xp = backend.get_array_module(t)
+    _labels.check_labels(
+        xp.concatenate((samples.ravel(), t.ravel())), n_vocab,
+        't and samples', axis=0,
+        message='each label of t and samples must be in [0, %d), but {} is '
+        'given' % n_vocab)
     batch_size, n_in = x.shape
     x_col = reshape.reshape(x, (batch_size, n_in, 1))
     # the scores W_s^T x of the samples and W_t^T x of the correct labels

@@ -3,6 +3,7 @@ import numpy
 from chainer import backend
 from chainer import function_node
 from chainer.functions.array import reshape
+from chainer.functions.loss import _labels
 from chainer.functions.math import sum as sum_module
 from chainer import utils
 from chainer.utils import type_check
@@ -43,6 +44,8 @@ class Contrastive(function_node.FunctionNode):
         self.retain_inputs((0, 1, 2))
         xp = backend.get_array_module(*inputs)
         x0, x1, y = inputs
+        # y is a factor of the loss: other values would give a number.
+        _labels.check_labels(y, 2, 'y')
         dtype = x0.dtype
         diff = x0 - x1
         diff *= diff
@@ -110,7 +113,8 @@ def contrastive(x0, x1, y, margin=1, reduce='mean'):
         x1 (:class:`~chainer.Variable` or :ref:`ndarray`): The second
             examples, of the shape and dtype of ``x0``.
         y (:class:`~chainer.Variable` or :ref:`ndarray`): The labels, 0 or
-            1, an integer array of shape :math:`(N,)`.
+            1, an integer array of shape :math:`(N,)`; any other value raises
+            :class:`ValueError`.
         margin (float): The margin beyond which dissimilar pairs cost
             nothing; it must be positive.
         reduce (str): ``'mean'`` (default) averages the losses over the

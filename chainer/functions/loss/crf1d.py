@@ -6,6 +6,7 @@ from chainer.functions.array import get_item
 from chainer.functions.array import reshape
 from chainer.functions.array import select_item
 from chainer.functions.array import split_axis
+from chainer.functions.loss import _labels
 from chainer.functions.math import logsumexp
 from chainer.functions.math import minmax
 from chainer.functions.math import sum as sum_module
@@ -81,7 +82,9 @@ def crf1d(cost, xs, ys, reduce='mean'):
             longer than ``i`` (non-increasing in ``i``).
         ys (list of :class:`~chainer.Variable` or :ref:`ndarray`): The
             expected labels, of the same length as ``xs``: ``ys[i]`` is an
-            integer vector of shape :math:`(B_i,)`.
+            integer vector of shape :math:`(B_i,)`, of labels in
+            :math:`[0, K)`: a label at or beyond :math:`K` raises
+            :class:`IndexError`, a negative one :class:`ValueError`.
         reduce (str): ``'mean'`` (default) averages the losses over the
             sequences; ``'no'`` keeps one loss per sequence. Any other value
             raises :class:`ValueError`.
@@ -108,6 +111,10 @@ def crf1d(cost, xs, ys, reduce='mean'):
     ys = [variable.as_array(y) for y in ys]
     n_label = cost.shape[0]
     n_batch = xs[0].shape[0]
+    if ys:
+        xp = backend.get_array_module(*ys)
+        _labels.check_labels(
+            xp.concatenate([y.ravel() for y in ys]), n_label, 'ys', axis=1)
 
     # The forward algorithm, in the log domain; the sequences that end
     # leave their last alphas in ``done``.

@@ -2,9 +2,9 @@ import collections.abc
 
 import numpy
 
-import chainer
 from chainer import backend
 from chainer.functions.array import stack
+from chainer.functions.loss import _labels
 from chainer import function
 from chainer import utils
 from chainer.utils import type_check
@@ -33,6 +33,25 @@ def _label_to_path(labels, blank_symbol, xp):
                    blank_symbol, dtype=numpy.int32)
     path[:, 1::2] = labels
     return path
+
+
+def _check_lengths_and_labels(input_length, label_length, t, x_shape):
+    # Lengths beyond the arrays, and negative labels, would give a number
+    # silently; a label beyond the units raises IndexError, as indexing with
+    # it does. The labels past each label length are padding: any index of
+    # the units will do.
+    n_time, _, n_unit = x_shape
+    _labels.check_labels(
+        input_length, n_time + 1, 'input_length',
+        message='each input_length must be in [0, %d], the length of x, '
+        'but {} is given' % n_time)
+    _labels.check_labels(
+        label_length, t.shape[1] + 1, 'label_length',
+        message='each label_length must be in [0, %d], the length of t, '
+        'but {} is given' % t.shape[1])
+    xp = backend.get_array_module(t)
+    in_label = xp.arange(t.shape[1]) < label_length[:, None]
+    _labels.check_labels(t[in_label], n_unit, 't', axis=2)
 
 
 class ConnectionistTemporalClassification(function.Function):
@@ -137,9 +156,7 @@ class ConnectionistTemporalClassification(function.Function):
                 self.zero_padding = -10000.0
             else:
                 self.zero_padding = -10000000000.0
-        if chainer.is_debug():
-            assert len(xs) >= xp.max(input_length)
-            assert t.shape[1] >= xp.max(label_length)
+        _check_lengths_and_labels(input_length, label_length, t, xs.shape)
 
         self.input_length = input_length
         self.path_length = 2 * label_length + 1
@@ -194,15 +211,18 @@ def connectionist_temporal_classification(
             is applied here: do not apply one before.
         t (:class:`~chainer.Variable` or :ref:`ndarray`): The label
             sequences, an ``int32`` matrix of shape :math:`(B, M)` with
-            :math:`M` the longest label length; each label is below
-            :math:`V`.
+            :math:`M` the longest label length; each label within its label
+            length is in :math:`[0, V)`: one at or beyond :math:`V` raises
+            :class:`IndexError`, a negative one :class:`ValueError`.
         blank_symbol (int): The index of the blank label; non-negative.
         input_length (:class:`~chainer.Variable` or :ref:`ndarray`): The
             ``int32`` lengths of the input sequences, of shape :math:`(B,)`.
-            ``None`` (default) takes all of ``x`` for each sequence.
+            ``None`` (default) takes all of ``x`` for each sequence. A
+            length beyond ``len(x)`` or negative raises :class:`ValueError`.
         label_length (:class:`~chainer.Variable` or :ref:`ndarray`): The
             ``int32`` lengths of the label sequences, of shape :math:`(B,)`.
-            ``None`` (default) takes all of ``t``.
+            ``None`` (default) takes all of ``t``. A length beyond
+            ``t.shape[1]`` or negative raises :class:`ValueError`.
         reduce (str): ``'mean'`` (default) averages the losses over the
             batch; ``'no'`` keeps one loss per sequence. Any other value
             raises :class:`ValueError`.

@@ -1,5 +1,6 @@
 from chainer import backend
 from chainer import function
+from chainer.functions.loss import _labels
 from chainer import utils
 from chainer.utils import type_check
 
@@ -33,6 +34,7 @@ class Hinge(function.Function):
         self.retain_inputs((1,))
         xp = backend.get_array_module(*inputs)
         x, t = inputs
+        _labels.check_labels(t, x.shape[1], 't', axis=1)
         rows = xp.arange(len(x))
         # max(0, 1 - delta * x), delta = 1 for the true class, else -1
         bottom_diff = x.copy()
@@ -83,7 +85,8 @@ def hinge(x, t, norm='L1', reduce='mean'):
             shape :math:`(N, K)` and a float dtype.
         t (:class:`~chainer.Variable` or :ref:`ndarray`): The labels
             :math:`t_n \\in \\{0, \\dots, K-1\\}`, an integer array of shape
-            :math:`(N,)`.
+            :math:`(N,)`. A label beyond the classes raises
+            :class:`IndexError`, a negative one :class:`ValueError`.
         norm (str): ``'L1'`` or ``'L2'``; any other value raises
             :class:`NotImplementedError`.
         reduce (str): ``'mean'`` (default) gives :math:`L`; ``'no'`` keeps

@@ -6,6 +6,7 @@ from chainer.functions.activation import sigmoid
 from chainer.functions.array import get_item
 from chainer.functions.array import reshape
 from chainer.functions.array import scatter_add
+from chainer.functions.loss import _labels
 from chainer.functions.math import sum as sum_module
 from chainer import function_node
 from chainer.utils import argument
@@ -71,8 +72,14 @@ class NegativeSamplingFunction(function_node.FunctionNode):
         x, t, W = inputs
         xp = backend.get_array_module(x)
         dtype = _compute_dtype(x.dtype)
+        n_vocab = len(W)
+        _labels.check_labels(t, n_vocab, 't', self.ignore_label, axis=0)
         self.ignore_mask = t != self.ignore_label
         self.samples = samples = self._make_samples(t)
+        _labels.check_labels(
+            samples[:, 1:], n_vocab, 'samples', axis=0,
+            message='sampler must draw words in [0, %d), but it drew {}'
+            % n_vocab)
 
         # wx[i, k] = -x_i . w_t or x_i . w_sample, then the loss is
         # sum_k log(1 + exp(wx[i, k]))
@@ -229,13 +236,16 @@ return_samples=False)
             vectors, of shape :math:`(N, D)`.
         t (:class:`~chainer.Variable` or :ref:`ndarray`): The positive
             examples, an ``int32`` vector of shape :math:`(N,)`; the
-            examples labelled ``-1`` are ignored.
+            examples labelled ``-1`` are ignored. A word beyond ``W``
+            raises :class:`IndexError`, another negative label
+            :class:`ValueError`.
         W (:class:`~chainer.Variable` or :ref:`ndarray`): The weight
             matrix, of shape :math:`(V, D)`.
         sampler (~types.FunctionType): A function that takes a shape and
             returns an integer array of that shape, of words drawn from
             :math:`P`; a :class:`~chainer.utils.WalkerAlias` is
-            recommended.
+            recommended. Samples out of the words of ``W`` raise as bad
+            labels do.
         sample_size (int): The number of negative samples :math:`k`.
         reduce (str): ``'sum'`` (default) sums the losses; ``'no'`` keeps
             one loss per example. Any other value raises

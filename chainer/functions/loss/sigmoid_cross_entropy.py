@@ -2,6 +2,7 @@ import numpy
 
 from chainer import backend
 from chainer.functions.activation import sigmoid
+from chainer.functions.loss import _labels
 from chainer.functions.math import sum as sum_module
 from chainer import function_node
 from chainer import utils
@@ -43,6 +44,8 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         xp = backend.get_array_module(*inputs)
         x, t = inputs
+        # Other labels would enter the loss as numbers.
+        _labels.check_labels(t, 2, 't', self.ignore_label)
         dtype = x.dtype
         self.ignore_mask = t != self.ignore_label
         # -(x * (t - [x >= 0]) - log(1 + exp(-|x|))), stable for any x
@@ -134,6 +137,7 @@ def sigmoid_cross_entropy(x, t, normalize=True, reduce='mean'):
         t (:class:`~chainer.Variable` or :ref:`ndarray`): The labels, 0 or
             1, a signed integer array of the shape of ``x``. The elements
             whose label is ``-1`` are ignored; the loss is zero if all are.
+            Any other label raises :class:`ValueError`.
         normalize (bool): With ``reduce='mean'``, divide the summed loss by
             the number of labels that are not ignored if ``True`` (default),
             or by the batch size ``len(x)`` if ``False``.

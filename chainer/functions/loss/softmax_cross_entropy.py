@@ -9,6 +9,7 @@ from chainer.functions.array import cast
 from chainer.functions.array import reshape
 from chainer.functions.array import rollaxis
 from chainer.functions.array import select_item
+from chainer.functions.loss import _labels
 from chainer.functions.math import sum as sum_module
 from chainer import function_node
 from chainer.utils import type_check
@@ -40,36 +41,15 @@ def _check_soft_target_loss_option(soft_target_loss):
 
 
 def _check_input_values(x, t, ignore_label, index_error=False):
-    """Raises unless each label is a class of ``x`` or ``ignore_label``.
-
-    Args:
-        x: The scores, of shape ``(N, C, ...)``.
-        t: The integer labels.
-        ignore_label (int): The label of ignored samples.
-        index_error (bool): If ``True``, a label no index of the class axis
-            can reach (``t >= C`` or ``t < -C``) raises :class:`IndexError`,
-            as indexing the class axis with it does; any other bad label
-            (``-C <= t < 0``, which would pick class ``C + t``) raises
-            :class:`ValueError`, as every bad label does by default.
-    """
+    # Each label must be a class of x or ignore_label. With index_error, a
+    # label beyond the class axis raises IndexError, as indexing it does.
     if isinstance(x, variable.Variable):
         x = x.array
     if isinstance(t, variable.Variable):
         t = t.array
-    n_class = x.shape[1]
-    bad = ((t < 0) | (t >= n_class)) & (t != ignore_label)
-    if not bad.any():
-        return
-    if index_error:
-        bad_labels = t[bad]
-        unreachable = bad_labels[
-            (bad_labels >= n_class) | (bad_labels < -n_class)]
-        if unreachable.size:
-            raise IndexError(
-                'index %d is out of bounds for axis 0 with size %d'
-                % (int(unreachable[0]), n_class))
-    raise ValueError(
-        'Each label `t` need to satisfy '
+    _labels.check_labels(
+        t, x.shape[1], 't', ignore_label, axis=0 if index_error else None,
+        message='Each label `t` need to satisfy '
         '`0 <= t < x.shape[1] or t == %d`' % ignore_label)
 
 

@@ -10,6 +10,7 @@ from chainer.backends import cuda
 from chainer import configuration
 from chainer import device_resident
 from chainer import function
+from chainer.functions.loss import _labels
 from chainer.initializers import uniform
 from chainer import link
 from chainer.utils import type_check
@@ -144,9 +145,21 @@ class BinaryHierarchicalSoftmaxFunction(device_resident.DeviceResident,
             self.codes.dtype, copy=False)
         return nodes, codes, valid
 
+    def _check_words(self, t):
+        # A word beyond the tree raises IndexError as indexing begins with
+        # it does; a negative one, or one the tree lacks, would get the
+        # path of another word or none, so it raises ValueError.
+        _labels.check_labels(t, len(self.begins) - 1, 't', axis=0)
+        if self.parser_size:
+            missing = self.begins[t + 1] == self.begins[t]
+            if missing.any():
+                raise ValueError('word {} of t is not in the tree'.format(
+                    int(t[missing][0])))
+
     def forward(self, inputs):
         x, t, W = inputs
         xp = backend.get_array_module(x)
+        self._check_words(t)
         nodes, codes, valid = self._steps(xp, t)
         w = W[nodes]
         wxy = xp.einsum('bld,bd->bl', w, x) * codes
@@ -245,7 +258,10 @@ class BinaryHierarchicalSoftmax(link.Link):
             x (:class:`~chainer.Variable` or :ref:`ndarray`): Input vectors
                 of shape ``(n, in_size)``.
             t (:class:`~chainer.Variable` or :ref:`ndarray`): Target words,
-                ``int32`` of shape ``(n,)``.
+                ``int32`` of shape ``(n,)``, words of the tree. A word
+                beyond the largest one raises :class:`IndexError`; a
+                negative one, or one missing in the tree,
+                :class:`ValueError`.
 
         Returns:
             ~chainer.Variable: The summed loss, a scalar.

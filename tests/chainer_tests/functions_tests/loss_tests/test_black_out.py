@@ -76,3 +76,33 @@ def test_invalid_reduce():
                     numpy.array([0], numpy.int32),
                     numpy.zeros((3, 2), numpy.float32),
                     numpy.array([[1, 2]], numpy.int32), reduce='sum')
+
+
+@pytest.mark.parametrize('t, samples, label', [
+    ([0, 5], [[1, 2], [2, 3]], 5),
+    ([0, 1], [[1, 9], [2, 3]], 9),
+    ([0, -6], [[1, 2], [2, 3]], -6),
+    ([0, 5], [[1, -1], [2, 3]], 5),
+], ids=['t', 'samples', 't-below', 'mixed'])
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_label_beyond_W_raises_index_error(t, samples, label, reduce):
+    x = numpy.zeros((2, 3), numpy.float32)
+    W = numpy.zeros((5, 3), numpy.float32)
+    message = 'index %d is out of bounds for axis 0 with size 5' % label
+    with pytest.raises(IndexError, match=message):
+        F.black_out(x, numpy.array(t, numpy.int32), W,
+                    numpy.array(samples, numpy.int32), reduce=reduce)
+
+
+@pytest.mark.parametrize('t, samples, label', [
+    ([0, -1], [[1, 2], [2, 3]], -1),
+    ([0, 1], [[1, -2], [2, 3]], -2),
+], ids=['t', 'samples'])
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_negative_label_raises(t, samples, label, reduce):
+    # Such a label read a word from the end of W silently.
+    x = numpy.zeros((2, 3), numpy.float32)
+    W = numpy.zeros((5, 3), numpy.float32)
+    with pytest.raises(ValueError, match=r'\[0, 5\), but %d' % label):
+        F.black_out(x, numpy.array(t, numpy.int32), W,
+                    numpy.array(samples, numpy.int32), reduce=reduce)

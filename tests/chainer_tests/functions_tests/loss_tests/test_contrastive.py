@@ -103,3 +103,14 @@ def test_invalid_inputs(x0_shape, x1_shape, y_shape, y_dtype):
         F.contrastive(numpy.zeros(x0_shape, numpy.float32),
                       numpy.zeros(x1_shape, numpy.float32),
                       numpy.zeros(y_shape, y_dtype))
+
+
+@pytest.mark.parametrize('label', [2, -1])
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_label_other_than_zero_or_one_raises(label, reduce):
+    # Such a label weighed the two terms of the loss silently.
+    x0 = numpy.zeros((2, 2), numpy.float32)
+    x1 = numpy.ones((2, 2), numpy.float32)
+    y = numpy.array([1, label], numpy.int32)
+    with pytest.raises(ValueError, match='0 <= y < 2, but %d' % label):
+        F.contrastive(x0, x1, y, reduce=reduce)

@@ -126,3 +126,20 @@ def test_invalid_arguments():
         F.crf1d(numpy.zeros((2, 2), numpy.float32), xs, ys)
     with pytest.raises(ValueError):
         F.argmax_crf1d(numpy.zeros((3, 2), numpy.float32), xs)
+
+
+@pytest.mark.parametrize('label, error', [
+    (3, IndexError), (9, IndexError), (-4, IndexError),
+    (-1, ValueError), (-3, ValueError),
+])
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_label_out_of_the_labels_raises(label, error, reduce):
+    # A negative label in range of the axis picked label 3 + y silently.
+    cost = numpy.zeros((3, 3), numpy.float32)
+    xs = [numpy.zeros((2, 3), numpy.float32)] * 2
+    ys = [numpy.array([0, 1], numpy.int32), numpy.array([label, 1],
+                                                        numpy.int32)]
+    message = ('index %d is out of bounds for axis 1 with size 3' % label
+               if error is IndexError else '0 <= ys < 3, but %d' % label)
+    with pytest.raises(error, match=message):
+        F.crf1d(cost, xs, ys, reduce=reduce)

@@ -137,3 +137,51 @@ def test_invalid_arguments():
             x, t, 0, input_length=numpy.full(2, 3, numpy.int64))
     with pytest.raises(chainer.utils.type_check.InvalidType):
         F.connectionist_temporal_classification(x, t[:, 0], 0)
+
+
+def _ctc_inputs():
+    x = [numpy.zeros((2, 3), numpy.float32)] * 4
+    t = numpy.array([[1, 2], [1, 1]], numpy.int32)
+    return x, t
+
+
+@pytest.mark.parametrize('label, error', [
+    (3, IndexError), (-4, IndexError), (-1, ValueError),
+])
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_label_out_of_the_units_raises(label, error, reduce):
+    x, t = _ctc_inputs()
+    t[0, 1] = label
+    message = ('index %d is out of bounds for axis 2 with size 3' % label
+               if error is IndexError else '0 <= t < 3, but %d' % label)
+    with pytest.raises(error, match=message):
+        F.connectionist_temporal_classification(x, t, 0, reduce=reduce)
+
+
+def test_padding_beyond_the_label_length_is_not_a_label():
+    x, t = _ctc_inputs()
+    t[1, 1] = -1
+    lengths = numpy.array([4, 4], numpy.int32)
+    loss = F.connectionist_temporal_classification(
+        x, t, 0, input_length=lengths,
+        label_length=numpy.array([2, 1], numpy.int32), reduce='no')
+    t[1, 1] = 2
+    expected = F.connectionist_temporal_classification(
+        x, t, 0, input_length=lengths,
+        label_length=numpy.array([2, 1], numpy.int32), reduce='no')
+    testing.assert_allclose(loss.array, expected.array)
+
+
+@pytest.mark.parametrize('input_length, label_length, message', [
+    ([5, 4], [2, 2], r'input_length must be in \[0, 4\].*but 5'),
+    ([-1, 4], [2, 2], r'input_length must be in \[0, 4\].*but -1'),
+    ([4, 4], [3, 2], r'label_length must be in \[0, 2\].*but 3'),
+    ([4, 4], [-1, 2], r'label_length must be in \[0, 2\].*but -1'),
+], ids=['input-long', 'input-negative', 'label-long', 'label-negative'])
+def test_lengths_out_of_the_arrays_raise(input_length, label_length, message):
+    # The loss of such lengths was a silent number.
+    x, t = _ctc_inputs()
+    with pytest.raises(ValueError, match=message):
+        F.connectionist_temporal_classification(
+            x, t, 0, input_length=numpy.array(input_length, numpy.int32),
+            label_length=numpy.array(label_length, numpy.int32))

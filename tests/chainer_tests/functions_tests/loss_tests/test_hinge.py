@@ -94,3 +94,24 @@ def test_invalid_options():
 def test_invalid_inputs(x, t):
     with pytest.raises(type_check.InvalidType):
         F.hinge(x, t)
+
+
+@pytest.mark.parametrize('label', [3, 7, -4])
+@pytest.mark.parametrize('norm', ['L1', 'L2'])
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_label_beyond_the_classes_raises_index_error(label, norm, reduce):
+    x = numpy.zeros((2, 3), numpy.float32)
+    t = numpy.array([0, label], numpy.int32)
+    message = 'index %d is out of bounds for axis 1 with size 3' % label
+    with pytest.raises(IndexError, match=message):
+        F.hinge(x, t, norm=norm, reduce=reduce)
+
+
+@pytest.mark.parametrize('label', [-1, -3])
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_negative_label_raises(label, reduce):
+    # Such a label picked class 3 + label silently.
+    x = numpy.zeros((2, 3), numpy.float32)
+    t = numpy.array([label, 0], numpy.int32)
+    with pytest.raises(ValueError, match='0 <= t < 3, but %d' % label):
+        F.hinge(x, t, reduce=reduce)

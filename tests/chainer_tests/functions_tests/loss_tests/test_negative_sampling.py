@@ -126,3 +126,40 @@ def test_invalid_arguments():
         F.negative_sampling(x, t, W[:, :2], sampler, 2)
     with pytest.raises(type_check.InvalidType):
         F.negative_sampling(x, t, W.astype(numpy.float64), sampler, 2)
+
+
+def _sampler_of(word):
+    def sampler(shape):
+        return numpy.full(shape, word, numpy.int32)
+    return sampler
+
+
+@pytest.mark.parametrize('label', [5, -6])
+@pytest.mark.parametrize('reduce', ['sum', 'no'])
+def test_word_beyond_W_raises_index_error(label, reduce):
+    x = numpy.zeros((2, 3), numpy.float32)
+    W = numpy.zeros((5, 3), numpy.float32)
+    t = numpy.array([0, label], numpy.int32)
+    message = 'index %d is out of bounds for axis 0 with size 5' % label
+    with pytest.raises(IndexError, match=message):
+        F.negative_sampling(x, t, W, _sampler_of(1), 2, reduce=reduce)
+
+
+@pytest.mark.parametrize('reduce', ['sum', 'no'])
+def test_negative_label_other_than_ignore_label_raises(reduce):
+    # -2 read the last word of W silently.
+    x = numpy.zeros((2, 3), numpy.float32)
+    W = numpy.zeros((5, 3), numpy.float32)
+    t = numpy.array([-2, 1], numpy.int32)
+    with pytest.raises(ValueError, match='or t == -1, but -2 is given'):
+        F.negative_sampling(x, t, W, _sampler_of(1), 2, reduce=reduce)
+
+
+def test_samples_out_of_the_words_raise():
+    x = numpy.zeros((2, 3), numpy.float32)
+    W = numpy.zeros((5, 3), numpy.float32)
+    t = numpy.array([0, -1], numpy.int32)
+    with pytest.raises(ValueError, match=r'in \[0, 5\), but it drew -2'):
+        F.negative_sampling(x, t, W, _sampler_of(-2), 2)
+    with pytest.raises(IndexError, match='index 5 is out of bounds'):
+        F.negative_sampling(x, t, W, _sampler_of(5), 2)

@@ -102,3 +102,13 @@ def test_invalid_reduce():
 def test_invalid_inputs(x, t):
     with pytest.raises(type_check.InvalidType):
         F.sigmoid_cross_entropy(x, t)
+
+
+@pytest.mark.parametrize('label', [2, -2, 5])
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_label_other_than_binary_or_ignored_raises(label, reduce):
+    # Such a label entered the loss as a number.
+    x = numpy.zeros((1, 3), numpy.float32)
+    t = numpy.array([[0, label, -1]], numpy.int32)
+    with pytest.raises(ValueError, match='but %d is given' % label):
+        F.sigmoid_cross_entropy(x, t, reduce=reduce)

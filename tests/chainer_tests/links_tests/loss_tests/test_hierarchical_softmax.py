@@ -119,3 +119,28 @@ def test_gpu_matches_cpu():
                                   rtol=1e-5)
     numpy.testing.assert_allclose(cuda.to_cpu(x_gpu.grad), x.grad,
                                   rtol=1e-5, atol=1e-6)
+
+
+def _gapped_link():
+    # words 0, 2 and 3; word 1 is not in the tree
+    tree = hsm.BinaryHierarchicalSoftmax.create_huffman_tree(
+        {0: 5, 2: 3, 3: 2})
+    return hsm.BinaryHierarchicalSoftmax(2, tree)
+
+
+def test_word_beyond_the_tree_raises_index_error():
+    link = _gapped_link()
+    x = numpy.ones((2, 2), numpy.float32)
+    with pytest.raises(IndexError, match='index 4 is out of bounds'):
+        link(x, numpy.array([0, 4], numpy.int32))
+
+
+@pytest.mark.parametrize('word, message', [
+    (-1, '0 <= t < 4, but -1'), (1, 'word 1 of t is not in the tree'),
+])
+def test_word_not_in_the_tree_raises(word, message):
+    # Such a word got the path of another word, or none, silently.
+    link = _gapped_link()
+    x = numpy.ones((2, 2), numpy.float32)
+    with pytest.raises(ValueError, match=message):
+        link(x, numpy.array([word, 2], numpy.int32))
