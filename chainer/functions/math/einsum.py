@@ -1,3 +1,5 @@
+"""Einstein summation, :func:`einsum`."""
+
 from chainer import backend
 from chainer.functions.array import cast
 from chainer import function_node
@@ -5,8 +7,11 @@ from chainer import utils
 from chainer.utils import type_check
 
 
-_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
-_LETTER_SET = frozenset(_LETTERS)
+# Letters of the axes, in the order of the integers of the sublist form
+# (and of the implicit output, which is sorted).
+_SYMBOLS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+# Subscripts hold the ellipsis ``...`` as this single character.
+_ELLIPSIS = '@'
 
 
 def _unique(subscript):
@@ -14,58 +19,110 @@ def _unique(subscript):
     return ''.join(dict.fromkeys(subscript))
 
 
-class EinSum(function_node.FunctionNode):
+def _axes(subscript):
+    # (axis, letter) of each letter of a subscript; the ellipsis covers a
+    # slice of axes, counted from both ends.
+    if _ELLIPSIS not in subscript:
+        yield from enumerate(subscript)
+        return
+    head, tail = subscript.split(_ELLIPSIS)
+    yield from enumerate(head)
+    yield slice(len(head), -len(tail) or None), _ELLIPSIS
+    for i, letter in enumerate(tail):
+        yield i - len(tail), letter
 
-    """Einstein summation over explicit subscripts.
+
+def _spell_out(in_subs, ndims, out_sub, out_ndim=None):
+    """Replaces the ellipsis of the subscripts by letters of its own.
 
     Args:
-        in_subs (tuple of str): The subscripts of the operands, one letter
-            per axis (no ellipsis).
-        out_sub (str): The subscripts of the output; its letters all
-            appear in ``in_subs`` and none is repeated.
+        in_subs (list of str): The subscripts of the operands.
+        ndims (list of int): The number of axes of each operand.
+        out_sub (str): The subscripts of the output.
+        out_ndim (int): The number of axes of the output, to count the
+            axes of an ellipsis that only the output has.
+
+    Returns:
+        tuple: The input subscripts, the output subscript and the letters
+        that replaced the ellipsis.
+    """
+    n = 0
+    for sub, ndim in zip(in_subs, ndims):
+        if _ELLIPSIS in sub:
+            n = ndim - len(sub) + 1
+            break
+    else:
+        if out_ndim is not None and _ELLIPSIS in out_sub:
+            n = out_ndim - len(out_sub) + 1
+    used = set(''.join(in_subs) + out_sub)
+    ellipsis = ''.join([c for c in _SYMBOLS if c not in used][:max(n, 0)])
+    return ([sub.replace(_ELLIPSIS, ellipsis) for sub in in_subs],
+            out_sub.replace(_ELLIPSIS, ellipsis), ellipsis)
+
+
+def _einsum(xp, inputs, in_subs, out_sub):
+    spec = '{}->{}'.format(','.join(in_subs), out_sub)
+    if len(inputs) > 1:
+        return xp.einsum(spec, *inputs, optimize=True)
+    return xp.einsum(spec, *inputs)
+
+
+class EinSum(function_node.FunctionNode):
+
+    """Einstein summation.
+
+    Args:
+        in_subs (str): The subscripts of the operands, separated by commas;
+            ``@`` (or ``...``) stands for the axes of an ellipsis, which
+            all operands that have one share.
+        out_sub (str): The subscripts of the output; if the operands have
+            an ellipsis of one axis or more, so does the output (its axes
+            are not summed over).
     """
 
     def __init__(self, in_subs, out_sub):
-        self.in_subs = tuple(in_subs)
-        self.out_sub = out_sub
+        self.in_subs = in_subs.replace('...', _ELLIPSIS)
+        self.out_sub = out_sub.replace('...', _ELLIPSIS)
 
     def check_type_forward(self, in_types):
         for i, in_type in enumerate(in_types):
             type_check._argname((in_type,), ('x{}'.format(i),))
             type_check.expect(in_type.dtype.kind == 'f')
-        type_check.expect(in_types.size() == len(self.in_subs))
-        for in_type, sub in zip(in_types, self.in_subs):
-            type_check.expect(in_type.ndim == len(sub))
-        # Axes that share a letter must have the same length.
-        first = {}
-        for i, sub in enumerate(self.in_subs):
-            for axis, letter in enumerate(sub):
-                if letter in first:
-                    j, j_axis = first[letter]
-                    type_check.expect(
-                        in_types[j].shape[j_axis] == in_types[i].shape[axis])
+        in_subs = self.in_subs.split(',')
+        type_check.expect(in_types.size() == len(in_subs))
+        # Axes that share a letter (or the ellipsis) have the same lengths.
+        shapes = {}
+        for in_type, sub in zip(in_types, in_subs):
+            for axis, letter in _axes(sub):
+                shape = in_type.shape[axis]
+                if letter in shapes:
+                    type_check.expect(shapes[letter] == shape)
                 else:
-                    first[letter] = i, axis
+                    shapes[letter] = shape
 
-    def _einsum(self, xp, inputs, out_sub):
-        spec = '{}->{}'.format(','.join(self.in_subs), out_sub)
-        if len(inputs) > 1:
-            return xp.einsum(spec, *inputs, optimize=True)
-        return xp.einsum(spec, *inputs)
+    def _spelled_out(self, inputs):
+        return _spell_out(
+            self.in_subs.split(','), [x.ndim for x in inputs], self.out_sub)
 
     def forward(self, inputs):
         self.retain_inputs(tuple(range(len(inputs))))
         xp = backend.get_array_module(*inputs)
-        return utils.force_array(self._einsum(xp, inputs, self.out_sub)),
+        in_subs, out_sub, ellipsis = self._spelled_out(inputs)
+        if ellipsis and _ELLIPSIS not in self.out_sub:
+            raise ValueError(
+                'einsum does not sum over the axes of an ellipsis (\'...\'); '
+                'name them with letters to sum over them')
+        return utils.force_array(_einsum(xp, inputs, in_subs, out_sub)),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
         xs = self.get_retained_inputs()
+        in_subs = self.in_subs.split(',')
         ret = []
         for i in indexes:
-            subs = (self.out_sub,) + self.in_subs[:i] + self.in_subs[i + 1:]
-            operands = (gy,) + xs[:i] + xs[i + 1:]
-            gx, = DiagEinSum(subs, self.in_subs[i], xs[i].shape).apply(
+            subs = in_subs[:i] + [self.out_sub] + in_subs[i + 1:]
+            operands = xs[:i] + (gy,) + xs[i + 1:]
+            gx, = DiagEinSum(','.join(subs), in_subs[i], xs[i].shape).apply(
                 operands)
             if gx.dtype != xs[i].dtype:
                 gx = cast.cast(gx, xs[i].dtype)
@@ -79,10 +136,11 @@ class DiagEinSum(EinSum):
 
     A repeated output letter writes the result on a diagonal (zeros
     elsewhere); a letter absent from the operands broadcasts the result
-    along its axis. Gradients of :class:`EinSum` take this form.
+    along its axis; the axes of an ellipsis absent from the output are
+    summed over. Gradients of :class:`EinSum` take this form.
 
     Args:
-        in_subs (tuple of str): The subscripts of the operands.
+        in_subs (str): The subscripts of the operands, separated by commas.
         out_sub (str): The subscripts of the output.
         out_shape (tuple of int): The shape of the output.
     """
@@ -94,11 +152,13 @@ class DiagEinSum(EinSum):
     def forward(self, inputs):
         self.retain_inputs(tuple(range(len(inputs))))
         xp = backend.get_array_module(*inputs)
-        out_sub = self.out_sub
+        in_subs, out_sub, _ = _spell_out(
+            self.in_subs.split(','), [x.ndim for x in inputs], self.out_sub,
+            len(self.out_shape))
         unique = _unique(out_sub)
-        in_letters = set(''.join(self.in_subs))
+        in_letters = set(''.join(in_subs))
         computed = ''.join(c for c in unique if c in in_letters)
-        y = self._einsum(xp, inputs, computed)
+        y = _einsum(xp, inputs, in_subs, computed)
         if unique == out_sub and computed == out_sub:
             return utils.force_array(y),
 
@@ -123,13 +183,9 @@ def _sublist_to_subscript(sublist):
     chars = []
     for s in sublist:
         if s is Ellipsis:
-            chars.append('...')
-        elif isinstance(s, int) and not isinstance(s, bool):
-            if not 0 <= s < len(_LETTERS):
-                raise ValueError(
-                    'subscript is not within the valid range [0, {})'
-                    .format(len(_LETTERS)))
-            chars.append(_LETTERS[s])
+            chars.append(_ELLIPSIS)
+        elif isinstance(s, int):
+            chars.append(_SYMBOLS[s])
         else:
             raise TypeError(
                 'For this input type lists must contain either int or '
@@ -141,9 +197,8 @@ def _parse_einsum_input(operands):
     """Splits the arguments of :func:`einsum`.
 
     Returns:
-        tuple: The input subscripts (list of str, each possibly holding
-        ``'...'``), the output subscript (str, or ``None`` when implicit)
-        and the operands.
+        tuple: The input subscripts (str, separated by commas, with ``@``
+        for an ellipsis), the output subscript (str) and the operands.
     """
     if not operands:
         raise ValueError('No input operands')
@@ -151,9 +206,16 @@ def _parse_einsum_input(operands):
         subscripts = operands[0].replace(' ', '')
         operands = operands[1:]
         for c in subscripts:
-            if c not in '.,->' and c not in _LETTER_SET:
+            if c not in '.,->' and c not in _SYMBOLS:
                 raise ValueError(
                     'Character {} is not a valid symbol.'.format(c))
+        if ('-' in subscripts or '>' in subscripts) and (
+                subscripts.count('-') > 1 or subscripts.count('>') > 1
+                or subscripts.count('->') != 1):
+            raise ValueError("Subscripts can only contain one '->'.")
+        subscripts = subscripts.replace('...', _ELLIPSIS)
+        if '.' in subscripts:
+            raise ValueError('Invalid Ellipses.')
     else:
         pairs = list(operands)
         out_list = pairs.pop() if len(pairs) % 2 else None
@@ -163,73 +225,25 @@ def _parse_einsum_input(operands):
         if out_list is not None:
             subscripts += '->' + _sublist_to_subscript(out_list)
 
-    if subscripts.count('-') > 1 or subscripts.count('>') > 1 or (
-            subscripts.count('-') != subscripts.count('>')):
-        raise ValueError("Subscripts can only contain one '->'.")
     if '->' in subscripts:
-        lhs, out_sub = subscripts.split('->')
+        in_subs, out_sub = subscripts.split('->')
+        for c in out_sub:
+            if c not in in_subs:
+                raise ValueError(
+                    'Output character {} did not appear in the input'.format(
+                        '...' if c == _ELLIPSIS else c))
     else:
-        lhs, out_sub = subscripts, None
-    in_subs = lhs.split(',')
-    if len(in_subs) != len(operands):
+        # Implicit output: the ellipsis, then the letters that appear once,
+        # in sorted order.
+        in_subs = subscripts
+        letters = subscripts.replace(',', '')
+        out_sub = ''.join(
+            c for c in sorted(set(letters))
+            if c == _ELLIPSIS or letters.count(c) == 1)
+    if len(in_subs.split(',')) != len(operands):
         raise ValueError('Number of einsum subscripts must be equal to the '
                          'number of operands.')
-    for sub in in_subs + ([] if out_sub is None else [out_sub]):
-        if '.' in sub and (sub.count('.') != 3 or sub.count('...') != 1):
-            raise ValueError('Invalid Ellipses.')
     return in_subs, out_sub, operands
-
-
-def _expand_subscripts(in_subs, out_sub, ndims):
-    # Replaces each '...' by letters of its own, aligned to the right as
-    # in broadcasting, and makes the output explicit.
-    used = set(''.join(in_subs)) | set(out_sub or '')
-    free = [c for c in _LETTERS if c not in used]
-    n_ell = []
-    for i, (sub, ndim) in enumerate(zip(in_subs, ndims)):
-        n_named = len(sub) - 3 if '...' in sub else len(sub)
-        if '...' in sub:
-            if ndim < n_named:
-                raise ValueError(
-                    'einstein sum subscripts string contains too many '
-                    'subscripts for operand {}'.format(i))
-            n_ell.append(ndim - n_named)
-        elif ndim > n_named:
-            raise ValueError(
-                'operand has more dimensions than subscripts given in '
-                "einstein sum, but no '...' ellipsis provided to broadcast "
-                'the extra dimensions.')
-        elif ndim < n_named:
-            raise ValueError(
-                'einstein sum subscripts string contains too many '
-                'subscripts for operand {}'.format(i))
-        else:
-            n_ell.append(0)
-    max_ell = max(n_ell) if n_ell else 0
-    ell = ''.join(free[:max_ell])
-    expanded = [
-        sub.replace('...', ell[max_ell - k:]) if '...' in sub else sub
-        for sub, k in zip(in_subs, n_ell)]
-
-    counts = {}
-    for sub in expanded:
-        for c in sub:
-            counts[c] = counts.get(c, 0) + 1
-    if out_sub is None:
-        out = ell + ''.join(sorted(
-            c for c, n in counts.items() if n == 1 and c not in ell))
-    else:
-        out = out_sub.replace('...', ell)
-        for c in out:
-            if c not in counts:
-                raise ValueError(
-                    'Output character {} did not appear in the input'
-                    .format(c))
-            if out.count(c) > 1:
-                raise ValueError(
-                    'einstein sum subscripts string includes output '
-                    "subscript '{}' multiple times".format(c))
-    return expanded, out
 
 
 def einsum(*operands):
@@ -240,10 +254,12 @@ def einsum(*operands):
     - ``einsum(subscripts, x0, x1, ...)``
     - ``einsum(x0, sublist0, x1, sublist1, ..., [sublistout])``
 
-    The axes that share a letter must have the same length (no
-    broadcasting of length-one axes). Without ``->`` the output holds, in
-    alphabetical order, the letters that appear once, after the axes of
-    ``...``.
+    The axes that share a letter must have the same length, and the axes
+    of ``...`` the same shape in every operand (no broadcasting of
+    length-one axes). The output keeps the axes of ``...``: summing over
+    them raises :class:`ValueError`. Without ``->`` the output holds, in
+    sorted order (upper-case letters first), the letters that appear once,
+    after the axes of ``...``.
 
     Args:
         operands: The subscripts and the operands
@@ -268,7 +284,5 @@ def einsum(*operands):
 
     """
     in_subs, out_sub, operands = _parse_einsum_input(operands)
-    in_subs, out_sub = _expand_subscripts(
-        in_subs, out_sub, [x.ndim for x in operands])
     y, = EinSum(in_subs, out_sub).apply(operands)
     return y

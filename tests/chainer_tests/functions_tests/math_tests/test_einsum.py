@@ -110,11 +110,11 @@ def test_classes():
     (('i1->i', 'x'), 'not a valid symbol'),
     (('ij->k', 'x'), 'did not appear in the input'),
     (('ij->ii', 'x'), 'multiple times'),
-    (('ijk->i', 'x'), 'too many subscripts'),
     (('i', 'x'), 'more dimensions than subscripts'),
+    (('ij->...', 'x'), 'Output character ... did not appear'),
 ], ids=['no_operands', 'no_array', 'too_many_arrays', 'ellipsis', 'arrows',
         'arrow_half', 'symbol', 'output_letter', 'output_repeat',
-        'few_dims', 'many_dims'])
+        'many_dims', 'output_ellipsis'])
 def test_bad_subscripts(args, error):
     x = numpy.ones((2, 3), numpy.float32)
     args = tuple(x if a == 'x' else a for a in args)
@@ -136,3 +136,89 @@ def test_shape_mismatch():
 def test_integer_input():
     with pytest.raises(type_check.InvalidType):
         F.einsum('ij->i', numpy.ones((2, 3), numpy.int32))
+
+
+def test_too_few_dimensions():
+    # As in the original, the type check indexes an axis that is missing.
+    with pytest.raises(IndexError):
+        F.einsum('ijk->i', numpy.ones((2, 3), numpy.float32))
+
+
+@pytest.mark.parametrize('subscripts, shapes', [
+    ('...i,...i', [(2,), (1, 2)]),
+    ('...i,...i', [(2, 2), (1, 2)]),
+    ('...i,...i', [(2, 2), (3, 2)]),
+])
+def test_ellipsis_shapes_must_match(subscripts, shapes):
+    xs = [numpy.zeros(s, numpy.float32) for s in shapes]
+    with pytest.raises(type_check.InvalidType):
+        F.einsum(subscripts, *xs)
+
+
+@pytest.mark.parametrize('subscripts, shapes', [
+    ('...->', [(2,)]),
+    ('j...i->ij', [(2, 1, 3)]),
+    ('i,...i->', [(2,), (3, 2)]),
+])
+def test_sum_over_ellipsis_refused(subscripts, shapes):
+    xs = [numpy.zeros(s, numpy.float32) for s in shapes]
+    with pytest.raises(ValueError):
+        F.einsum(subscripts, *xs)
+
+
+def test_empty_ellipsis_may_be_left_out():
+    x = chainer.Variable(numpy.array([1., 2.], numpy.float32))
+    y = F.einsum('...i->i', x)
+    y.grad = numpy.array([3., 4.], numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [3., 4.])
+
+
+def test_sublist_letters_follow_integers():
+    # 26 comes after 0 in the implicit output, as its letter does.
+    x = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+    y = F.einsum(x, [26, 0])
+    numpy.testing.assert_array_equal(y.array, x.T)
+    y = F.einsum(x, [0, -1], [-1, 0])
+    numpy.testing.assert_array_equal(y.array, x.T)
+
+
+@pytest.mark.parametrize('in_subs, out_sub, shapes, out_shape', [
+    ('i', 'ij', [(3,)], (3, 4)),
+    ('', 'i', [()], (3,)),
+    (',i', 'ij', [(), (2,)], (2, 3)),
+    (',ij', 'i', [(), (3, 4)], (3,)),
+    ('i', 'ii', [(3,)], (3, 3)),
+])
+def test_diag_einsum(in_subs, out_sub, shapes, out_shape):
+    from chainer.functions.math import einsum as einsum_module
+    rng = numpy.random.RandomState(0)
+    xs = [rng.uniform(-1, 1, s) for s in shapes]
+    y, = einsum_module.DiagEinSum(
+        in_subs=in_subs, out_sub=out_sub, out_shape=out_shape).apply(xs)
+    assert y.shape == out_shape
+    # Reference: the sum over the input letters, broadcast along the new
+    # ones and put on the diagonal of repeated ones.
+    out_letters = ''.join(dict.fromkeys(out_sub))
+    letters = set(in_subs) - {','}
+    computed = ''.join(c for c in out_letters if c in letters)
+    expected_core = numpy.einsum('{}->{}'.format(in_subs, computed), *xs)
+    expected = numpy.zeros(out_shape)
+    for index in numpy.ndindex(*out_shape):
+        value = dict()
+        consistent = True
+        for c, k in zip(out_sub, index):
+            if value.setdefault(c, k) != k:
+                consistent = False
+        if consistent:
+            expected[index] = expected_core[
+                tuple(value[c] for c in computed)]
+    numpy.testing.assert_allclose(y.array, expected)
+
+    def f(*xs):
+        return einsum_module.DiagEinSum(
+            in_subs=in_subs, out_sub=out_sub, out_shape=out_shape).apply(xs)
+
+    gy = rng.uniform(-1, 1, out_shape)
+    ggxs = [rng.uniform(-1, 1, s) for s in shapes]
+    chainer.gradient_check.check_double_backward(f, xs, gy, ggxs)
