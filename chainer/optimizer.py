@@ -111,13 +111,10 @@ class Hyperparameter:
 
     def __getattr__(self, name):
         # Only called when ``name`` is not an own attribute.
+        # Without a parent, getattr(None, name) raises the AttributeError.
         if '_parent' not in self.__dict__:
             raise AttributeError('_parent is not set up yet')
-        parent = self._parent
-        if parent is None:
-            raise AttributeError(
-                'hyperparameter has no entry {!r}'.format(name))
-        return getattr(parent, name)
+        return getattr(self._parent, name)
 
     def __repr__(self):
         d = self.get_dict()
@@ -211,7 +208,8 @@ class UpdateRule:
         Does nothing if the rule is disabled. The gradient is first divided
         by the loss scale recorded by the backward pass, if any. With
         :meth:`use_fp32_update` set, a float16 parameter is updated through
-        a float32 copy kept by the rule and then copied back.
+        a float32 copy kept by the rule, and the parameter's array is then
+        replaced by the updated copy cast back to float16.
 
         Args:
             param (~chainer.Parameter): The parameter to update.
@@ -240,7 +238,7 @@ class UpdateRule:
         hookable.call_hooks('post', (self, target))
         if target is not param:
             if param.array is not None:
-                param.array[...] = target.array
+                param.array = target.array.astype(param.dtype)
             target.grad = None
 
     def _fp32_copy(self, param):
@@ -439,6 +437,8 @@ class Optimizer:
     _loss_scale_max = 65504  # the largest finite float16
     _loss_scaling_is_dynamic = False
     _loss_scaling_isnan = False
+    _pre_update_hooks = None
+    _post_update_hooks = None
     use_auto_new_epoch = False
     _hookable = None
 

@@ -103,6 +103,16 @@ def test_hyperparameter_falls_back_to_parent():
     assert repr(child) == 'Hyperparameter(lr=0.01, momentum=0.5)'
     with pytest.raises(AttributeError):
         child.missing
+    # The root's error is that of reading the entry from ``None``.
+    with pytest.raises(AttributeError, match="'NoneType' object has no "
+                       "attribute 'missing'"):
+        parent.missing
+
+
+def test_optimizer_class_attributes():
+    assert optimizer.Optimizer._pre_update_hooks is None
+    assert optimizer.Optimizer._post_update_hooks is None
+    assert optimizer.Optimizer._loss_scale_max == 65504
 
 
 def test_hyperparameter_copies_and_pickles():
@@ -224,7 +234,7 @@ def test_fp32_update_of_float16_parameter():
     rule.use_fp32_update()
     data = numpy.array([1., 2., 3.], numpy.float16)
     param = chainer.Parameter(data.copy())
-    array_id = id(param.array)
+    array = param.array
     master = data.astype(numpy.float32)
     for _ in range(3):
         grad = numpy.array([1., -1., 0.5], numpy.float16)
@@ -236,7 +246,8 @@ def test_fp32_update_of_float16_parameter():
     fp32 = rule._fp32_param
     numpy.testing.assert_allclose(fp32.array, master, rtol=1e-6)
     assert fp32.grad is None
-    assert param.dtype == numpy.float16 and id(param.array) == array_id
+    # As in the original, the array is replaced by the cast copy.
+    assert param.dtype == numpy.float16 and param.array is not array
     numpy.testing.assert_array_equal(param.array, master.astype(numpy.float16))
     assert rule.state['acc'].dtype == numpy.float32
 

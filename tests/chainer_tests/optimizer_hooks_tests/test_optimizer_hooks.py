@@ -14,6 +14,9 @@ def make_link(dtype=numpy.float32, seed=0):
         link.W = chainer.Parameter(rng.uniform(-1, 1, (3, 4)).astype(dtype))
         link.b = chainer.Parameter(rng.uniform(-1, 1, (4,)).astype(dtype))
         link.lazy = chainer.Parameter()
+    # As in the original, an uninitialized parameter has no readable
+    # gradient until it is cleared.
+    link.lazy.cleargrad()
     link.W.grad = rng.uniform(-1, 1, (3, 4)).astype(dtype)
     link.b.grad = rng.uniform(-1, 1, (4,)).astype(dtype)
     return link
@@ -176,5 +179,6 @@ def test_hooks_change_the_update():
     ids=lambda h: h.name)
 def test_hooks_skip_parameters_without_arrays(hook):
     param = chainer.Parameter()
+    param.cleargrad()
     hook(None, param)
     assert param.array is None and param.grad is None
