@@ -1,13 +1,12 @@
 """Chainer: a flexible framework of neural networks, define-by-run."""
 
-import functools
 import sys as _sys
 
 import numpy
 
 from chainer import _version
 from chainer import backends  # NOQA
-from chainer import configuration
+from chainer import configuration  # NOQA
 from chainer import function_hook  # NOQA
 from chainer import initializer  # NOQA
 from chainer import initializers  # NOQA
@@ -15,6 +14,7 @@ from chainer import utils  # NOQA
 from chainer import variable
 from chainer import warnings  # NOQA
 
+from chainer import types  # NOQA
 from chainer import function_node  # NOQA
 from chainer import function  # NOQA
 from chainer import _backprop
@@ -82,6 +82,11 @@ from chainer.variable import as_array  # NOQA
 from chainer.variable import as_variable  # NOQA
 from chainer.variable import Parameter  # NOQA
 from chainer.variable import Variable  # NOQA
+from chainer._backprop_mode import force_backprop_mode  # NOQA
+from chainer._backprop_mode import no_backprop_mode  # NOQA
+from chainer.functions import array  # NOQA
+from chainer.functions.math import basic_math  # NOQA
+from chainer.link_hook import _get_link_hooks  # NOQA
 
 import chainerx  # NOQA
 
@@ -91,6 +96,21 @@ backward = _backprop.backward
 
 # Set to True to silence the warnings of experimental features.
 disable_experimental_feature_warning = False
+
+# The registries of function hooks and link hooks of each thread.
+_thread_local = function_hook._thread_local
+
+
+class _FallbackType:
+    """Type of :data:`Fallback`."""
+
+    def __repr__(self):
+        return 'Fallback'
+
+
+#: Returned by ``FunctionNode.forward_chainerx`` when it cannot compute the
+#: outputs with the given inputs, so that the NumPy/CuPy forward runs.
+Fallback = _FallbackType()
 
 
 def get_compute_mode():
@@ -126,51 +146,6 @@ def get_array_types():
 def get_cpu_array_types():
     """Returns the array types of host memory."""
     return (numpy.ndarray,)
-
-
-class _ModeContext:
-    """Context manager and decorator that sets ``enable_backprop``."""
-
-    def __init__(self, enable_backprop):
-        self._enable_backprop = enable_backprop
-        self._contexts = []
-
-    def __enter__(self):
-        context = configuration.using_config(
-            'enable_backprop', self._enable_backprop)
-        context.__enter__()
-        self._contexts.append(context)
-
-    def __exit__(self, *args):
-        self._contexts.pop().__exit__(*args)
-
-    def __call__(self, func):
-        @functools.wraps(func)
-        def wrapped(*args, **kwargs):
-            with configuration.using_config(
-                    'enable_backprop', self._enable_backprop):
-                return func(*args, **kwargs)
-        return wrapped
-
-
-def no_backprop_mode():
-    """Disables graph building, in a ``with`` block or as a decorator.
-
-    Functions applied in the block compute their outputs but do not link
-    them to their inputs, so no memory is kept for backward.
-
-    Example:
-        >>> with chainer.no_backprop_mode():
-        ...     y = x + 1
-        >>> y.creator is None
-        True
-    """
-    return _ModeContext(False)
-
-
-def force_backprop_mode():
-    """Enables graph building even inside :func:`no_backprop_mode`."""
-    return _ModeContext(True)
 
 
 def print_runtime_info(out=None):

@@ -7,6 +7,8 @@ gradients are plain arrays, so it supports first-order backprop only.
 
 import weakref
 
+from chainer._backprop_mode import force_backprop_mode  # NOQA
+from chainer._backprop_mode import no_backprop_mode  # NOQA
 from chainer.backends import cuda
 from chainer import function_node
 from chainer import variable

@@ -6,7 +6,6 @@ a link runs its ``forward`` method, wrapped by the link hooks.
 """
 
 import collections
-from collections import abc as collections_abc
 import contextlib
 import copy
 import warnings
@@ -17,6 +16,7 @@ from chainer import backend
 from chainer import device_resident
 from chainer import initializers
 from chainer import link_hook
+from chainer.utils import collections_abc
 from chainer import variable
 
 

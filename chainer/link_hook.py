@@ -1,10 +1,10 @@
 """Link hooks: callbacks run around the forward method of links."""
 
 import collections
-import threading
 
-
-_thread_local = threading.local()
+# One registry object per thread holds both the function hooks and the link
+# hooks (``chainer._thread_local``).
+from chainer.function_hook import _thread_local
 
 
 def _get_link_hooks():
