@@ -384,7 +384,12 @@ def softmax_cross_entropy(
         t (:class:`~chainer.Variable` or :ref:`ndarray`): The labels, a
             signed integer array of shape :math:`(N, ...)` (``x.shape``
             without axis 1); samples whose label is ``ignore_label`` are
-            ignored. A float array of the shape of ``x`` is taken as soft
+            ignored. Any other label must be in :math:`[0, C)`: one that no
+            index of the :math:`C` classes reaches raises
+            :class:`IndexError`, another negative one :class:`ValueError`
+            (with ``enable_double_backprop`` or in debug mode, every bad
+            label raises :class:`ValueError`). A float array of the shape
+            of ``x`` is taken as soft
             targets instead: distributions over the classes, compared with
             the prediction as ``soft_target_loss`` says.
         normalize (bool): With ``reduce='mean'`` and integer labels, divide
@@ -394,8 +399,12 @@ def softmax_cross_entropy(
             forward computation for backward: faster, but uses more memory.
             It is off when ``enable_double_backprop`` is ``True``.
         class_weight (:ref:`ndarray`): Constant weights of the classes, of
-            shape :math:`(C,)`: the log-softmax of class :math:`i` is
-            multiplied by ``class_weight[i]`` before the loss is taken.
+            shape :math:`(C,)` (or :math:`(1,)`, one weight for all): the
+            log-softmax of class :math:`i` is multiplied by
+            ``class_weight[i]`` before the loss is taken. Another length
+            raises :class:`ValueError`
+            (:class:`~chainer.utils.type_check.InvalidType` with
+            ``enable_double_backprop``).
         ignore_label (int): The label of samples to ignore (``-1`` by
             default).
         reduce (str): ``'mean'`` (default) sums the losses and normalizes
