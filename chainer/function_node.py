@@ -22,11 +22,12 @@ _config_local = configuration.config._local
 _global_settings = configuration.global_config.__dict__
 
 
-def _make_output(func, data, requires_grad):
+def _make_output(func, data, requires_grad, outputs):
     if not isinstance(data, _ARRAY_TYPES) and data is not None:
         raise TypeError(
-            'forward output must be a tuple of ndarrays ({}), not {}'
-            .format(func.label, type(data)))
+            'forward output must be a tuple of ndarrays.\nFunction: {}\n'
+            'Actual output types: {}'.format(
+                func.label, tuple([type(y) for y in outputs])))
     var = _Variable.__new__(_Variable)
     var._data = data
     var._requires_grad = requires_grad
@@ -187,7 +188,8 @@ class FunctionNode:
             self.stack = traceback.extract_stack()
 
         make_output = _make_output
-        ret = tuple([make_output(self, y, requires_grad) for y in outputs])
+        ret = tuple([
+            make_output(self, y, requires_grad, outputs) for y in outputs])
 
         if local.get('enable_backprop', settings['enable_backprop']):
             self._link(input_vars, ret, outputs, local)
@@ -195,7 +197,7 @@ class FunctionNode:
 
     def _link(self, input_vars, output_vars, outputs, local):
         input_nodes = tuple([x._node for x in input_vars])
-        rank = max([node._rank for node in input_nodes])
+        rank = max([node._rank for node in input_nodes], default=0)
         self.rank = rank
         self.inputs = input_nodes
         out_rank = rank + 1

@@ -23,9 +23,12 @@ def test_powered_counts_of_original():
     counts = numpy.power(numpy.arange(1, 6, dtype=numpy.float32),
                          numpy.float32(0.75))
     sampler = walker_alias.WalkerAlias(counts)
-    numpy.testing.assert_array_equal(sampler.threshold, numpy.array(
+    # The thresholds come from float32 pow and sums: their last bit depends
+    # on the CPU and the NumPy build, for the original as for this code.
+    numpy.testing.assert_allclose(sampler.threshold, numpy.array(
         [0.4490979313850403, 0.7552897334098816, 0.4728199243545532,
-         0.49835050106048584, 1.0000001192092896], numpy.float32))
+         0.49835050106048584, 1.0000001192092896], numpy.float32),
+        rtol=1e-6)
     numpy.testing.assert_array_equal(
         sampler.values, [0, 2, 1, 3, 2, 3, 3, 4, 4, 0])
     numpy.random.seed(3)
