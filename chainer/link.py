@@ -82,6 +82,8 @@ class Link(device_resident.DeviceResident):
 
     _local_link_hooks = None
     _init_done = False
+    # Whether a class after Link in the MRO (a mixin) defines __call__.
+    _injected_call = False
 
     def __init__(self, **params):
         super().__init__()
@@ -113,12 +115,20 @@ class Link(device_resident.DeviceResident):
             self._persistent.discard(name)
         super().__delattr__(name)
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        mro = cls.__mro__
+        cls._injected_call = any(
+            '__call__' in vars(base) for base in mro[mro.index(Link) + 1:])
+
     def __call__(self, *args, **kwargs):
-        self._check_init_done()
+        if not self._init_done:
+            self._check_init_done()
         # A ``__call__`` injected by a mixin class after Link in the MRO
         # takes precedence over ``forward``.
-        forward = getattr(super(), '__call__', None)
-        if forward is None:
+        if self._injected_call:
+            forward = super().__call__
+        else:
             forward = self.forward
         hooks = link_hook._get_link_hooks()
         if self._n_local_link_hooks:
