@@ -81,7 +81,8 @@ def crf1d(cost, xs, ys, reduce='mean'):
             :math:`(B_i, K)`, with :math:`B_i` the number of sequences
             longer than ``i`` (non-increasing in ``i``).
         ys (list of :class:`~chainer.Variable` or :ref:`ndarray`): The
-            expected labels, of the same length as ``xs``: ``ys[i]`` is an
+            expected labels, of the same length as ``xs`` (another length
+            raises :class:`ValueError`): ``ys[i]`` is an
             integer vector of shape :math:`(B_i,)`, of labels in
             :math:`[0, K)`: a label at or beyond :math:`K` raises
             :class:`IndexError`, a negative one :class:`ValueError`.
@@ -109,12 +110,16 @@ def crf1d(cost, xs, ys, reduce='mean'):
             'given' % reduce)
     _check_shapes(cost, xs)
     ys = [variable.as_array(y) for y in ys]
+    if len(ys) != len(xs):
+        # zip would cut the longer one: a silent number
+        raise ValueError(
+            'ys must hold one label array per element of xs, but len(xs) '
+            'is {} and len(ys) is {}'.format(len(xs), len(ys)))
     n_label = cost.shape[0]
     n_batch = xs[0].shape[0]
-    if ys:
-        xp = backend.get_array_module(*ys)
-        _labels.check_labels(
-            xp.concatenate([y.ravel() for y in ys]), n_label, 'ys', axis=1)
+    xp = backend.get_array_module(*ys)
+    _labels.check_labels(
+        xp.concatenate([y.ravel() for y in ys]), n_label, 'ys', axis=1)
 
     # The forward algorithm, in the log domain; the sequences that end
     # leave their last alphas in ``done``.

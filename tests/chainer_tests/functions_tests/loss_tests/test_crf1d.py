@@ -143,3 +143,14 @@ def test_label_out_of_the_labels_raises(label, error, reduce):
                if error is IndexError else '0 <= ys < 3, but %d' % label)
     with pytest.raises(error, match=message):
         F.crf1d(cost, xs, ys, reduce=reduce)
+
+
+@pytest.mark.parametrize('length', [2, 4])
+def test_ys_of_another_length_than_xs_raise(length):
+    # zip cut the longer list: the loss was that of other sequences.
+    cost = numpy.zeros((3, 3), numpy.float32)
+    xs = [numpy.zeros((2, 3), numpy.float32)] * 3
+    ys = [numpy.array([0, 1], numpy.int32)] * length
+    with pytest.raises(ValueError, match='len.xs. is 3 and len.ys. is %d'
+                       % length):
+        F.crf1d(cost, xs, ys)
