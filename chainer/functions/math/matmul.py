@@ -1,5 +1,7 @@
 import warnings
 
+import numpy
+
 from chainer import backend
 from chainer.functions.array import reshape as reshape_module
 from chainer.functions.math import sum as sum_module
@@ -134,6 +136,96 @@ def matmul(a, b, transa=False, transb=False):
     return MatMul(transa=transa, transb=transb).apply((a, b))[0]
 
 
+def _batch_matmul(a, b, transa, transb, transout):
+    # Products of two batches of matrices; a batch of vectors (B, N) is one
+    # of (N, 1) matrices.
+    a = a.reshape(a.shape[:2] + (-1,))
+    b = b.reshape(b.shape[:2] + (-1,))
+    return _matmul(a, b, transa, transb, transout)
+
+
+class BatchMatMul(function_node.FunctionNode):
+
+    """Matrix products of two batches of float32 matrices.
+
+    The node of the deprecated :func:`batch_matmul`.
+
+    Args:
+        transa (bool): Transpose each matrix of the first operand.
+        transb (bool): Transpose each matrix of the second operand.
+    """
+
+    def __init__(self, transa=False, transb=False):
+        self.transa = transa
+        self.transb = transb
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a', 'b'))
+        a_type, b_type = in_types
+        type_check.expect(
+            a_type.dtype == numpy.float32,
+            b_type.dtype == numpy.float32,
+        )
+        for in_type in in_types:
+            type_check.expect(in_type.ndim >= 2, in_type.ndim <= 3)
+        # The inner length: an axis of each matrix, 1 for a vector's column.
+        sizes = []
+        for in_type, axis in ((a_type, 1 if self.transa else 2),
+                              (b_type, 2 if self.transb else 1)):
+            if axis == 2 and type_check.eval(in_type.ndim) == 2:
+                sizes.append(1)
+            else:
+                sizes.append(in_type.shape[axis])
+        type_check.expect(sizes[0] == sizes[1])
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        a, b = inputs
+        return _batch_matmul(a, b, self.transa, self.transb, False),
+
+    def backward(self, indexes, grad_outputs):
+        a, b = self.get_retained_inputs()
+        return BatchMatMulGrad(self.transa, self.transb).apply(
+            (a, b, grad_outputs[0]))
+
+
+class BatchMatMulGrad(function_node.FunctionNode):
+
+    """Gradients of :class:`BatchMatMul` with respect to both operands.
+
+    Inputs are ``(a, b, gy)``; outputs are the gradients of ``a`` and
+    ``b``, of their shapes.
+    """
+
+    def __init__(self, transa=False, transb=False):
+        self.transa = transa
+        self.transb = transb
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 2))
+        a, b, gy = inputs
+        ga = _batch_matmul(gy, b, False, not self.transb, self.transa)
+        gb = _batch_matmul(a, gy, not self.transa, False, self.transb)
+        return ga.reshape(a.shape), gb.reshape(b.shape)
+
+    def backward(self, indexes, grad_outputs):
+        a, b, gy = self.get_retained_inputs()
+        gga, ggb = grad_outputs
+        ret = []
+        if 0 in indexes or 1 in indexes:
+            ga, gb = BatchMatMulGrad(self.transa, self.transb).apply(
+                (gga, ggb, gy))
+            if 0 in indexes:
+                ret.append(ga)
+            if 1 in indexes:
+                ret.append(gb)
+        if 2 in indexes:
+            ggy_a, = BatchMatMul(self.transa, self.transb).apply((gga, b))
+            ggy_b, = BatchMatMul(self.transa, self.transb).apply((a, ggb))
+            ret.append(ggy_a + ggy_b)
+        return ret
+
+
 def batch_matmul(a, b, transa=False, transb=False):
     """Computes the matrix products of two batches of matrices.
 
@@ -147,6 +239,8 @@ def batch_matmul(a, b, transa=False, transb=False):
         transa (bool): If ``True``, each matrix of ``a`` is transposed.
         transb (bool): If ``True``, each matrix of ``b`` is transposed.
 
+    Both operands must be float32.
+
     Returns:
         ~chainer.Variable: The batch of products, a 3-dimensional array.
 
@@ -156,6 +250,4 @@ def batch_matmul(a, b, transa=False, transb=False):
     """
     warnings.warn('batch_matmul is deprecated. Use matmul instead.',
                   DeprecationWarning)
-    a = reshape_module.reshape(a, a.shape[:2] + (-1,))
-    b = reshape_module.reshape(b, b.shape[:2] + (-1,))
-    return matmul(a, b, transa, transb)
+    return BatchMatMul(transa=transa, transb=transb).apply((a, b))[0]

@@ -216,3 +216,66 @@ def test_gpu(case):
         return F.matmul(x, w, transa=transa, transb=transb)
     gradient_check.check_backward(
         f, (cuda.to_gpu(a), cuda.to_gpu(b)), gy, atol=1e-3, rtol=1e-3)
+
+
+def _batch_matmul(*args, **kwargs):
+    with pytest.warns(DeprecationWarning):
+        return F.batch_matmul(*args, **kwargs)
+
+
+def test_batch_matmul_node():
+    a = numpy.ones((4, 2, 3), numpy.float32)
+    y = _batch_matmul(a, numpy.ones((4, 3), numpy.float32))
+    assert type(y.creator) is matmul_module.BatchMatMul
+    assert y.creator.label == 'BatchMatMul'
+
+
+@pytest.mark.parametrize('a_shape, b_shape, transa, transb', [
+    ((4, 2, 3), (4, 3, 5), False, False),
+    ((4, 3, 2), (4, 3, 5), True, False),
+    ((4, 2, 3), (4, 5, 3), False, True),
+    ((4, 3), (4, 3), True, False),
+    ((4, 3), (4, 1, 5), False, False),
+])
+def test_batch_matmul_gradients(a_shape, b_shape, transa, transb):
+    rng = numpy.random.RandomState(3)
+    a = rng.uniform(-1, 1, a_shape).astype(numpy.float32)
+    b = rng.uniform(-1, 1, b_shape).astype(numpy.float32)
+    y = _batch_matmul(a, b, transa=transa, transb=transb)
+    am = a.reshape(a.shape[:2] + (-1,))
+    bm = b.reshape(b.shape[:2] + (-1,))
+    am = am.transpose(0, 2, 1) if transa else am
+    bm = bm.transpose(0, 2, 1) if transb else bm
+    testing.assert_allclose(y.array, numpy.matmul(am, bm), atol=1e-5,
+                            rtol=1e-5)
+
+    def f(a, b):
+        return matmul_module.BatchMatMul(transa, transb).apply((a, b))
+
+    gy = rng.uniform(-1, 1, y.shape).astype(numpy.float32)
+    gga = rng.uniform(-1, 1, a_shape).astype(numpy.float32)
+    ggb = rng.uniform(-1, 1, b_shape).astype(numpy.float32)
+    gradient_check.check_backward(
+        f, (a, b), gy, dtype=numpy.float64, atol=1e-3, rtol=1e-3)
+    gradient_check.check_double_backward(
+        f, (a, b), gy, (gga, ggb), dtype=numpy.float64, atol=1e-3,
+        rtol=1e-3)
+
+
+@pytest.mark.parametrize('a, b', [
+    (numpy.ones((4, 2, 3), numpy.float64),
+     numpy.ones((4, 3, 2), numpy.float64)),
+    (numpy.ones((4, 2, 3), numpy.float16),
+     numpy.ones((4, 3, 2), numpy.float16)),
+    (numpy.ones(3, numpy.float32), numpy.ones(3, numpy.float32)),
+    (numpy.ones((), numpy.float32), numpy.ones((), numpy.float32)),
+    (numpy.ones((4, 2, 3, 1), numpy.float32),
+     numpy.ones((4, 3, 2), numpy.float32)),
+    (numpy.ones((4, 2, 3), numpy.float32),
+     numpy.ones((4, 2, 3), numpy.float32)),
+], ids=['float64', 'float16', 'vectors', 'scalars', 'four_dims',
+        'inner_mismatch'])
+def test_batch_matmul_invalid(a, b):
+    # Only float32 batches of matrices or vectors, as in the original.
+    with pytest.raises(type_check.InvalidType):
+        _batch_matmul(a, b)
