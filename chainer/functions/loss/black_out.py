@@ -45,7 +45,8 @@ def black_out(x, t, W, samples, reduce='mean'):
             samples, an integer array of shape :math:`(N, S)` whose
             elements are in :math:`[0, V)`. For ``t`` and ``samples``, a
             label at or beyond :math:`V` raises :class:`IndexError`, a
-            negative one :class:`ValueError`.
+            negative one :class:`ValueError`, as do other shapes than
+            :math:`(N,)` and :math:`(N, S)`.
         reduce (str): ``'mean'`` (default) averages the losses over the
             batch; ``'no'`` keeps one loss per example. Any other value
             raises :class:`ValueError`.
@@ -75,6 +76,14 @@ def black_out(x, t, W, samples, reduce='mean'):
             'given' % reduce)
     t = variable.as_array(t)
     samples = variable.as_array(samples)
+    batch_size, n_in = x.shape
+    if t.shape != (batch_size,) or samples.ndim != 2 \
+            or len(samples) != batch_size:
+        # other shapes would broadcast into a number
+        raise ValueError(
+            't must be of shape (N,) and samples of shape (N, S), with '
+            'N = len(x) = {}, but their shapes are {} and {}'.format(
+                batch_size, t.shape, samples.shape))
     n_vocab = len(W)
     xp = backend.get_array_module(t)
     _labels.check_labels(
@@ -82,7 +91,6 @@ def black_out(x, t, W, samples, reduce='mean'):
         't and samples', axis=0,
         message='each label of t and samples must be in [0, %d), but {} is '
         'given' % n_vocab)
-    batch_size, n_in = x.shape
     x_col = reshape.reshape(x, (batch_size, n_in, 1))
     # the scores W_s^T x of the samples and W_t^T x of the correct labels
     neg_y = matmul.matmul(get_item.get_item(W, samples), x_col)

@@ -106,3 +106,15 @@ def test_negative_label_raises(t, samples, label, reduce):
     with pytest.raises(ValueError, match=r'\[0, 5\), but %d' % label):
         F.black_out(x, numpy.array(t, numpy.int32), W,
                     numpy.array(samples, numpy.int32), reduce=reduce)
+
+
+@pytest.mark.parametrize('t_shape, samples_shape', [
+    ((3,), (1, 2)), ((1,), (3, 2)), ((3,), (3,)), ((3, 1), (3, 2)),
+])
+def test_t_and_samples_of_other_batch_shapes_raise(t_shape, samples_shape):
+    # They broadcast into the losses of other examples silently.
+    x = numpy.ones((3, 2), numpy.float32)
+    W = numpy.zeros((5, 2), numpy.float32)
+    with pytest.raises(ValueError, match='N = len.x. = 3'):
+        F.black_out(x, numpy.ones(t_shape, numpy.int32), W,
+                    numpy.ones(samples_shape, numpy.int32))
