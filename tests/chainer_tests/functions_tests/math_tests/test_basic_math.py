@@ -564,3 +564,19 @@ def test_unary_gpu():
     x = cuda.to_gpu(_away_from_zero((3, 2), numpy.float32))
     for op in (operator.neg, abs):
         _check_grads(op, (x,), numpy.float32)
+
+
+@pytest.mark.parametrize('value, string', [
+    (2, '2'), (0, '0'), (-2, '(-2)'), (2.0, '2.0'), (-2.0, '(-2.0)'),
+    (numpy.float32(2), '2.0'), (numpy.float64(-0.5), '(-0.5)'),
+    (numpy.array([1, 2]), 'constant array'),
+    (chainer.Variable(numpy.array([1., 2.])), 'constant array'),
+], ids=['int', 'zero', 'negative_int', 'float', 'negative_float',
+        'numpy_scalar', 'negative_numpy_scalar', 'array', 'variable'])
+def test_convert_value_to_string(value, string):
+    assert basic_math._convert_value_to_string(value) == string
+
+
+def test_convert_value_to_string_refuses_other_values():
+    with pytest.raises(ValueError):
+        basic_math._convert_value_to_string([1, 2])

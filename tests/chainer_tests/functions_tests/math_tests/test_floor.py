@@ -37,3 +37,10 @@ def test_gpu():
     y = F.floor(chainer.Variable(cupy.array([-1.5, 0.5], cupy.float32)))
     assert isinstance(y.array, cupy.ndarray)
     testing.assert_allclose(y.array, [-2, 0])
+
+
+def test_large_integers_go_through_float64():
+    # As NumPy 1 did: the floor of an int64 is computed in float64.
+    x = numpy.array([2 ** 53 + 1, -(2 ** 53) - 1, 7], numpy.int64)
+    numpy.testing.assert_array_equal(
+        F.floor(x).array, x.astype(numpy.float64).astype(numpy.int64))
