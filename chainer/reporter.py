@@ -4,7 +4,6 @@ import collections
 import contextlib
 import copy
 import json
-import numbers
 import threading
 import warnings
 
@@ -157,14 +156,40 @@ def report_scope(observation):
         current.observation = old
 
 
+def _is_numpy(x):
+    return isinstance(x, (numpy.ndarray, numpy.generic))
+
+
+def _numpy1_operands(value, weight):
+    # NumPy 1 computed a Python scalar with a NumPy scalar (or 0-d array)
+    # at the Python scalar's full precision (int64, float64); NumPy 2 keeps
+    # the NumPy dtype. Making the Python operand a NumPy one restores the
+    # original's result.
+    if _is_numpy(value) and not _is_numpy(weight):
+        weight = numpy.asarray(weight)
+    elif _is_numpy(weight) and not _is_numpy(value):
+        value = numpy.asarray(value)
+    return value, weight
+
+
+def _numpy1_term(term):
+    # A NumPy term added to the Python float sum gave at least float64.
+    if _is_numpy(term):
+        return term.astype(numpy.result_type(term.dtype, numpy.float64))
+    return term
+
+
 class Summary:
-    """Running weighted sum and sum of squares of a scalar series."""
+    """Running weighted sum and sum of squares of a scalar series.
+
+    The sums start as the Python float ``0.0``, so the mean of an empty
+    summary raises ``ZeroDivisionError``. Values from NumPy are summed in
+    (at least) float64, as the original did under NumPy 1.
+    """
 
     def __init__(self):
-        # float64 sums, so that float32 values accumulate as precisely as
-        # they did under NumPy 1's promotion rules.
-        self._x = numpy.float64(0.0)
-        self._x2 = numpy.float64(0.0)
+        self._x = 0.0
+        self._x2 = 0.0
         self._n = 0
 
     def add(self, value, weight=1):
@@ -174,9 +199,10 @@ class Summary:
             value: A scalar or a 0-d array (NumPy or CuPy).
             weight: Its weight.
         """
+        v, w = _numpy1_operands(value, weight)
         with backend.using_device(backend.get_device_from_array(value)):
-            self._x += weight * value
-            self._x2 += weight * value * value
+            self._x += _numpy1_term(w * v)
+            self._x2 += _numpy1_term(w * v * v)
             self._n += weight
 
     def compute_mean(self):
@@ -213,8 +239,10 @@ class DictSummary:
     def add(self, d):
         """Adds the scalar entries of a dictionary.
 
-        Entries that are not numbers (nor 0-d arrays) are ignored. An entry
-        may be a ``(value, weight)`` pair.
+        Entries that are not scalars (in the sense of
+        :func:`numpy.isscalar`) nor 0-d arrays are ignored; a string is a
+        scalar, and adding it fails as in the original. An entry may be a
+        ``(value, weight)`` pair.
 
         Args:
             d (dict): Values by key.
@@ -232,8 +260,7 @@ class DictSummary:
                         'Given weight to {} was not scalar.'.format(key))
             if isinstance(value, variable.Variable):
                 value = value.array
-            if isinstance(value, numbers.Number) \
-                    or getattr(value, 'ndim', -1) == 0:
+            if numpy.isscalar(value) or getattr(value, 'ndim', -1) == 0:
                 summaries[key].add(value, weight=weight)
 
     def compute_mean(self):

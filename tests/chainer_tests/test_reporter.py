@@ -108,7 +108,7 @@ def test_summary_statistics():
 def test_dict_summary():
     summary = chainer.DictSummary()
     summary.add({'a': 1.0, 'b': chainer.Variable(numpy.array(2.0)),
-                 'skip': numpy.ones(3), 'text': 'x'})
+                 'skip': numpy.ones(3)})
     summary.add({'a': (3.0, 3), 'b': numpy.array(4.0)})
     mean = summary.compute_mean()
     assert set(mean) == {'a', 'b'}
@@ -118,6 +118,48 @@ def test_dict_summary():
     assert set(stats) == {'a', 'a.std', 'b', 'b.std'}
     with pytest.raises(ValueError, match='not scalar'):
         summary.add({'a': (1.0, numpy.ones(2))})
+
+
+def test_dict_summary_of_a_string_fails_as_the_original():
+    # numpy.isscalar('x') is true, so the string reaches Summary.add.
+    with pytest.raises(TypeError):
+        chainer.DictSummary().add({'text': 'x'})
+
+
+@pytest.mark.parametrize('method', ['compute_mean', 'make_statistics'])
+def test_empty_summary_raises_zero_division(method):
+    with pytest.raises(ZeroDivisionError):
+        getattr(chainer.Summary(), method)()
+    assert chainer.DictSummary().compute_mean() == {}
+
+
+@pytest.mark.parametrize('values, weight, mean_type', [
+    ([1.0, 2.0], 1, float),
+    ([1, 2], 1, float),
+    ([numpy.float32(1.5), numpy.float32(2.5)], 1, numpy.float64),
+    ([numpy.array(1.5, numpy.float16), numpy.array(2.5, numpy.float16)], 1,
+     numpy.float64),
+    ([numpy.array(1, numpy.int32), numpy.array(2, numpy.int32)], 1,
+     numpy.float64),
+    ([1.5, 2.5], numpy.float32(2), numpy.float64),
+])
+def test_summary_types_follow_numpy_1(values, weight, mean_type):
+    summary = chainer.Summary()
+    for value in values:
+        summary.add(value, weight=weight)
+    mean = summary.compute_mean()
+    assert type(mean) is mean_type
+    expected = float(numpy.mean(numpy.asarray(values, numpy.float64)))
+    assert mean == expected
+    assert type(summary._n) is type(2 * weight)
+
+
+def test_summary_of_float32_values_accumulates_in_float64():
+    summary = chainer.Summary()
+    value = numpy.float32(0.1)
+    for _ in range(1000):
+        summary.add(value)
+    assert summary._x == 1000 * numpy.float64(value)
 
 
 def test_dict_summary_serialize_round_trip():
