@@ -16,6 +16,14 @@ def _get_link_hooks():
         return hooks
 
 
+def _repr_with_fields(obj, **fields):
+    # ``<module.Class name=value ...>``, as Chainer prints callback data.
+    return '<{}.{} {}>'.format(
+        type(obj).__module__, type(obj).__qualname__,
+        ' '.join('{}={}'.format(key, value)
+                 for key, value in fields.items()))
+
+
 class _ForwardPreprocessCallbackArgs:
     """What a link hook's ``forward_preprocess`` gets.
 
@@ -33,22 +41,33 @@ class _ForwardPreprocessCallbackArgs:
         self.kwargs = kwargs
 
     def __repr__(self):
-        return '<{} link={} forward_name={} args={} kwargs={}>'.format(
-            type(self).__name__, self.link, self.forward_name, self.args,
-            self.kwargs)
+        return _repr_with_fields(
+            self, link=self.link, forward_name=self.forward_name,
+            args=self.args, kwargs=self.kwargs)
 
 
-class _ForwardPostprocessCallbackArgs(_ForwardPreprocessCallbackArgs):
+class _ForwardPostprocessCallbackArgs:
     """What a link hook's ``forward_postprocess`` gets.
 
     Attributes:
-        out: The output of the forward method, besides the attributes of
-            the preprocess arguments.
+        link: The link being called.
+        forward_name (str): Name of the method called, ``'forward'``.
+        args (tuple): Its positional arguments.
+        kwargs (dict): Its keyword arguments.
+        out: The output of the forward method.
     """
 
     def __init__(self, link, forward_name, args, kwargs, out):
-        super().__init__(link, forward_name, args, kwargs)
+        self.link = link
+        self.forward_name = forward_name
+        self.args = args
+        self.kwargs = kwargs
         self.out = out
+
+    def __repr__(self):
+        return _repr_with_fields(
+            self, link=self.link, forward_name=self.forward_name,
+            args=self.args, kwargs=self.kwargs, out=self.out)
 
 
 class LinkHook:
