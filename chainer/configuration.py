@@ -114,13 +114,11 @@ def using_config(name, value, config=config):
 class _Mixed16:
     """The ``mixed16`` pseudo dtype: float16 arrays, float32 updates."""
 
-    name = 'mixed16'
+    # What ``numpy.dtype(mixed16)`` gives: the storage dtype.
+    dtype = numpy.dtype(numpy.float16)
 
     def __repr__(self):
         return "dtype('mixed16')"
-
-    def __str__(self):
-        return 'mixed16'
 
 
 mixed16 = _Mixed16()
