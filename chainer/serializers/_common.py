@@ -69,8 +69,17 @@ def _error_prefix(key, source):
     return 'cannot load {!r} from {}: '.format(key, source)
 
 
+def _broadcastable(shape, target_shape):
+    # Whether an array of ``shape`` can be copied into ``target_shape``, as
+    # numpy.copyto allows.
+    try:
+        return numpy.broadcast_shapes(shape, target_shape) == target_shape
+    except ValueError:
+        return False
+
+
 def _check_array(key, data, value, source):
-    if data.shape != value.shape:
+    if not _broadcastable(data.shape, value.shape):
         raise ValueError(
             _error_prefix(key, source)
             + 'the saved array has shape {} but the target has shape {}'

@@ -272,6 +272,18 @@ def test_deserializer_on_a_dictionary():
     assert d('x', None) is not None
 
 
+def test_deserializer_broadcasts_as_copyto():
+    d = npz.NpzDeserializer({'x': numpy.arange(3.), 'c': numpy.asarray(2.)})
+    target = numpy.zeros((2, 3))
+    d('x', target)
+    numpy.testing.assert_array_equal(target, [[0, 1, 2], [0, 1, 2]])
+    target = numpy.zeros(4)
+    d('c', target)
+    numpy.testing.assert_array_equal(target, 2)
+    with pytest.raises(ValueError, match=r"'x'.*shape \(3,\).*\(2,\)"):
+        d('x', numpy.zeros(2))
+
+
 def test_trajectory_after_resume_matches_uninterrupted(tmp_path):
     rng = numpy.random.RandomState(0)
     data = [(rng.uniform(-1, 1, (8, 4)).astype('f'),
