@@ -19,6 +19,7 @@ from chainer import backend
 from chainer import configuration
 from chainer.testing import array as array_module
 from chainer import utils
+from chainer.utils.error import _format_array_props
 from chainer import variable
 
 
@@ -52,8 +53,8 @@ def _make_outputs_props_in_error_message(outputs, grad_outputs):
     return (
         'Output shapes and dtypes         : {}\n'
         'Output gradient shapes and dtypes: {}'.format(
-            array_module._format_array_props(outputs),
-            array_module._format_array_props(grad_outputs)))
+            _format_array_props(outputs),
+            _format_array_props(grad_outputs)))
 
 
 def _check_outputs_and_grad_outputs(outputs, grad_outputs):
@@ -677,7 +678,7 @@ def _first_order_grad_function(func, n_x, first_order_no_gxs, params):
             f = io.StringIO()
             f.write('There are errors retrieving first-order gradients:\n')
             f.write('Inputs: {}\n'.format(
-                array_module._format_array_props(xs)))
+                _format_array_props(xs)))
             f.write('Skip: {}\n'.format(
                 ', '.join(str(no_gx) for no_gx in first_order_no_gxs)))
             f.write('Errors:\n')

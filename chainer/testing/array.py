@@ -12,7 +12,6 @@ def _to_numpy(x):
         x = x.get()
     return numpy.asarray(x)
 
-
 def _write_element_report(f, x, y, atol, rtol):
     # Describes the element of ``x`` and ``y`` that exceeds the tolerance
     # by the largest margin.
@@ -35,7 +34,6 @@ def _write_element_report(f, x, y, atol, rtol):
     f.write('  relative tolerance * |y[i]|: {}\n'.format(tol_rtol[i]))
     f.write('  absolute tolerance: {}\n'.format(atol))
     f.write('  total tolerance: {}\n'.format(tol_err[i]))
-
 
 def assert_allclose(x, y, atol=1e-5, rtol=1e-4, verbose=True):
     """Asserts that corresponding elements of ``x`` and ``y`` are close.
@@ -75,7 +73,6 @@ def assert_allclose(x, y, atol=1e-5, rtol=1e-4, verbose=True):
             f.write('y: ' + numpy.array2string(y, prefix='y: ') + '\n')
         raise AssertionError(f.getvalue()) from None
 
-
 def _as_noncontiguous_array(array):
     """Returns a non-contiguous copy of an array (or of each in a list).
 
@@ -101,15 +98,3 @@ def _as_noncontiguous_array(array):
     ret = buf[step]
     assert not ret.flags.c_contiguous
     return ret
-
-
-def _format_array_props(arrays):
-    """Formats the shapes and dtypes of arrays (or Variables) for messages.
-
-    >>> _format_array_props([numpy.zeros((2, 3), numpy.float32), None])
-    '(2, 3):float32, None'
-    """
-    assert isinstance(arrays, (list, tuple))
-    return ', '.join(
-        'None' if a is None else '{}:{}'.format(a.shape, a.dtype.name)
-        for a in arrays)

@@ -16,6 +16,16 @@ except ImportError:
     _PytestSkipped = unittest.SkipTest
 
 
+class QuietTestRunner:
+    """Runs a test suite without printing, returning its result."""
+
+    def run(self, suite):
+        """Runs ``suite`` and returns its :class:`unittest.TestResult`."""
+        result = unittest.TestResult()
+        suite(result)
+        return result
+
+
 class _Skip(Exception):
     # A trial was skipped; carries the reason.
     pass

@@ -18,6 +18,7 @@ from chainer import backend
 from chainer import gradient_check
 from chainer import initializers
 from chainer.testing import array as array_module
+from chainer.utils.error import _format_array_props
 
 
 class _TestError(AssertionError):
@@ -192,8 +193,8 @@ def _check_arrays_equal(
         'Expected shapes and dtypes: {}\n'
         'Actual shapes and dtypes:   {}\n'.format(
             message,
-            array_module._format_array_props(expected_arrays),
-            array_module._format_array_props(actual_arrays)))
+            _format_array_props(expected_arrays),
+            _format_array_props(actual_arrays)))
     if details is not None:
         msg += '\n\n' + details
     test_error_cls.fail(msg)
@@ -379,7 +380,7 @@ class FunctionTestBase(_HarnessBase):
             'Indices of modified inputs: {}\n'
             'Input array shapes and dtypes: {}\n'.format(
                 ', '.join(str(i) for i in indices),
-                array_module._format_array_props(inputs)))
+                _format_array_props(inputs)))
         for i in indices:
             f.write('\nInput[{}]:\nOriginal:\n{}\nAfter forward:\n{}\n'.format(
                 i, inputs_copied[i], inputs[i]))

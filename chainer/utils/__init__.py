@@ -107,13 +107,31 @@ def _raise_from(exc_type, message, orig_exc):
     raise exc_type(message) from orig_exc
 
 
+def _repr_with_named_data(inst, **kwargs):
+    """Returns ``'<module.Class key=value ...>'`` for an object's repr.
+
+    Args:
+        inst: The object.
+        **kwargs: The named data to show, in order.
+    """
+    return '<{}.{} {}>'.format(
+        inst.__module__, type(inst).__qualname__,
+        ' '.join('{}={}'.format(k, v) for k, v in kwargs.items()))
+
+
 from chainer.utils import array  # NOQA
+from chainer.utils import cache  # NOQA
 from chainer.utils import conv  # NOQA
 from chainer.utils import conv_nd  # NOQA
 from chainer.utils import sparse  # NOQA
 from chainer.utils import walker_alias  # NOQA
+from chainer.utils import error  # NOQA
+from chainer.utils import precision  # NOQA
 from chainer.utils.conv import get_conv_outsize  # NOQA
+from chainer.utils.error import _format_array_props  # NOQA
 from chainer.utils.experimental import experimental  # NOQA
+from chainer.utils.meta import enable_final  # NOQA
+from chainer.utils.meta import final  # NOQA
 from chainer.utils.nondeterministic import nondeterministic  # NOQA
 from chainer.utils.conv import get_deconv_outsize  # NOQA
 from chainer.utils.sparse import CooMatrix  # NOQA

@@ -2,14 +2,18 @@
 
 
 def _format_array_props(arrays):
-    """Returns ``'shape:dtype'`` of each array, joined by commas.
+    """Formats the shapes and dtypes of arrays (or Variables) for messages.
 
     Args:
-        arrays (list or tuple): The arrays to describe.
+        arrays (list or tuple): The arrays; ``None`` entries are allowed.
 
     Returns:
-        str: The description.
+        str: ``'shape:dtype'`` of each array, joined by commas.
+
+    >>> _format_array_props([numpy.zeros((2, 3), numpy.float32), None])
+    '(2, 3):float32, None'
     """
     assert isinstance(arrays, (list, tuple))
     return ', '.join(
-        '{}:{}'.format(arr.shape, arr.dtype.name) for arr in arrays)
+        'None' if a is None else '{}:{}'.format(a.shape, a.dtype.name)
+        for a in arrays)

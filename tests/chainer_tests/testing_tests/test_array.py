@@ -112,10 +112,3 @@ class TestNoncontiguous:
         assert isinstance(b, cupy.ndarray)
         assert not b.flags.c_contiguous
         cupy.testing.assert_array_equal(a, b)
-
-
-def test_format_array_props():
-    arrays = [numpy.zeros((2, 3), numpy.float32), None,
-              chainer.Variable(numpy.zeros((), numpy.int32))]
-    assert array_module._format_array_props(arrays) == (
-        '(2, 3):float32, None, ():int32')

@@ -163,3 +163,10 @@ class TestRetryCollected(unittest.TestCase):
     def test_passes_on_second_trial(self):
         TestRetryCollected.trials += 1
         self.assertEqual(TestRetryCollected.trials, 2)
+
+
+def test_quiet_test_runner():
+    case, log = _make_case(lambda f: f, ['fail'])
+    suite = unittest.TestSuite([case('test_it')])
+    result = condition.QuietTestRunner().run(suite)
+    assert len(result.failures) == 1 and log.count('test') == 1

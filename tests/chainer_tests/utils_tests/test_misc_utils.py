@@ -47,3 +47,13 @@ def test_top_level_helpers():
     assert chainer.get_compute_mode() is None
     with chainer.using_config('use_cudnn', 'never'):
         assert not chainer.should_use_cudnn('>=auto')
+
+
+def test_top_level_helpers_of_the_original():
+    import chainer
+    from chainer import utils
+    from chainer.utils import meta
+    assert utils.final is meta.final
+    assert utils.enable_final is meta.enable_final
+    assert utils._repr_with_named_data(chainer.Link(), a=1, b='x') == (
+        '<chainer.link.Link a=1 b=x>')
