@@ -5,6 +5,7 @@ A :class:`Function` is run through a :class:`FunctionAdapter`, the
 gradients are plain arrays, so it supports first-order backprop only.
 """
 
+import warnings
 import weakref
 
 from chainer._backprop_mode import force_backprop_mode  # NOQA
@@ -240,6 +241,10 @@ class Function:
 
         Args:
             indexes (tuple of int): Indexes of the outputs to keep.
-            retain_after_backward (bool): Ignored; kept for compatibility.
+            retain_after_backward (bool): Has no effect (a deprecated
+                option; setting it warns).
         """
+        if retain_after_backward:
+            warnings.warn('retain_after_backward option has no effect',
+                          DeprecationWarning)
         self.node.retain_outputs(indexes)

@@ -250,6 +250,16 @@ def _format_repr(var, sep, show_empty_shape):
     return '{}({})'.format(prefix, text)
 
 
+def variable_repr(var):
+    """Returns the text of ``repr(var)`` for a variable."""
+    return _format_repr(var, ', ', True)
+
+
+def variable_str(var):
+    """Returns the text of ``str(var)`` for a variable."""
+    return _format_repr(var, ' ', False)
+
+
 class Variable:
     """Array with a structure to keep track of computation.
 
@@ -285,6 +295,9 @@ class Variable:
     # the standard layout; code written for the original reads these.
     _has_chainerx_array = False
     layout = None
+
+    # The device given to to_device, if any (see ``device``).
+    _device = None
 
     # Weak references to the variables sharing the array with this one (this
     # one included), set by a shallow copy: setting ``array`` on any of them
@@ -343,10 +356,10 @@ class Variable:
             self._data, self.name, self.grad, self._requires_grad)
 
     def __repr__(self):
-        return _format_repr(self, ', ', True)
+        return variable_repr(self)
 
     def __str__(self):
-        return _format_repr(self, ' ', False)
+        return variable_str(self)
 
     # Array attributes --------------------------------------------------
 
@@ -385,8 +398,18 @@ class Variable:
 
     @property
     def device(self):
-        """The :class:`~chainer.backend.Device` the array lives on."""
+        """The :class:`~chainer.backend.Device` the array lives on.
+
+        It is the device last given to :meth:`to_device` (which may be a
+        user-defined one holding NumPy arrays), as long as the array belongs
+        to that device's array module; otherwise the device of the array.
+        """
         data = self._data
+        device = self._device
+        if device is not None and (
+                data is None
+                or device.xp is backend.get_array_module(data)):
+            return device
         if data is None:
             return _cpu.CpuDevice()
         return backend.get_device_from_array(data)
@@ -669,6 +692,7 @@ class Variable:
         data = self._data
         if data is not None:
             self.array = device.send(data)
+        self._device = device
         grad_var = self._grad_var
         if grad_var is not None:
             grad_var._to_device(device)

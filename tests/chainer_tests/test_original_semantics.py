@@ -278,3 +278,36 @@ def test_array_types_without_cuda():
     if chainer.backends.cuda.available:
         pytest.skip('CuPy is available')
     assert chainer.get_array_types() == (numpy.ndarray,)
+
+
+def test_variable_repr_and_str_functions():
+    v = chainer.Variable(numpy.zeros((0, 2), numpy.float32), name='v')
+    assert chainer.variable.variable_repr(v) == 'variable v([], shape=(0, 2))'
+    assert chainer.variable.variable_str(v) == 'variable v([])'
+    assert repr(v) == chainer.variable.variable_repr(v)
+
+
+def test_retain_after_backward_is_deprecated():
+    class Twice(chainer.Function):
+        def forward(self, inputs):
+            self.retain_outputs((0,), retain_after_backward=True)
+            return inputs[0] * 2,
+
+    with pytest.warns(DeprecationWarning, match='no effect'):
+        Twice()(numpy.ones(2, numpy.float32))
+
+
+def test_device_given_to_to_device_is_kept():
+    class HostDevice(chainer.backend.CpuDevice):
+        pass
+
+    device = HostDevice()
+    v = _var([1, 2])
+    v.to_device(device)
+    assert v.device is device
+    assert v.xp is numpy
+    p = chainer.Parameter()
+    p.to_device(device)
+    assert p.device is device
+    p.initialize((2,))
+    assert p.device is device
