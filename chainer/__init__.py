@@ -1,7 +1,5 @@
 """Chainer: a flexible framework of neural networks, define-by-run."""
 
-import sys as _sys
-
 import numpy
 
 from chainer import _version
@@ -51,6 +49,7 @@ from chainer.configuration import get_dtype  # NOQA
 from chainer.configuration import global_config  # NOQA
 from chainer.configuration import is_debug  # NOQA
 from chainer.configuration import mixed16  # NOQA
+from chainer._runtime_info import print_runtime_info  # NOQA
 from chainer.configuration import set_debug  # NOQA
 from chainer.configuration import using_config  # NOQA
 from chainer.function import Function  # NOQA
@@ -148,34 +147,3 @@ def get_cpu_array_types():
     return (numpy.ndarray,)
 
 
-def print_runtime_info(out=None):
-    """Prints the versions of Chainer and of the libraries it uses.
-
-    Args:
-        out: A writable stream; standard output by default.
-    """
-    import platform
-    if out is None:
-        out = _sys.stdout
-    lines = [
-        'Platform: {}'.format(platform.platform()),
-        'Chainer: {}'.format(__version__),
-        'ChainerX: Not Available',
-        'NumPy: {}'.format(numpy.__version__),
-    ]
-    if cuda.available:
-        lines.append('CuPy: {}'.format(cuda.cupy.__version__))
-    else:
-        lines.append('CuPy: Not Available')
-    lines.append('iDeep: Not Available')
-    lines.append('C++ kernels (chainerx_cpp): {}'.format(
-        'Available' if _cpp_available() else 'Not Available'))
-    out.write('\n'.join(lines) + '\n')
-
-
-def _cpp_available():
-    try:
-        import chainerx_cpp  # NOQA
-    except ImportError:
-        return False
-    return True
