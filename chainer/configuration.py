@@ -3,6 +3,7 @@
 import os
 import sys
 import threading
+import warnings
 
 import numpy
 
@@ -207,14 +208,17 @@ def set_debug(debug):
 class DebugMode:
     """Context manager that sets the debug mode in the current thread.
 
+    Deprecated (as in the original): use
+    ``chainer.using_config('debug', ...)``.
+
     Args:
         debug (bool): The mode while the context lasts.
     """
 
     def __init__(self, debug):
-        if not isinstance(debug, bool):
-            raise TypeError('debug must be a bool, not {}'.format(
-                type(debug)))
+        warnings.warn(
+            'chainer.DebugMode is deprecated. Use '
+            'chainer.using_config("debug", ...) instead.', DeprecationWarning)
         self._using = using_config('debug', debug)
 
     def __enter__(self):

@@ -119,9 +119,12 @@ def test_bad_dtype_environment_variable():
     assert 'incorrect dtype name in CHAINER_DTYPE' in result.stderr
 
 
-def test_debug_mode_type():
-    with pytest.raises(TypeError):
-        configuration.DebugMode(1)
+def test_debug_mode_is_deprecated():
+    with pytest.warns(DeprecationWarning, match='using_config'):
+        mode = configuration.DebugMode(True)
+    with mode:
+        assert chainer.config.debug
+    assert not chainer.config.debug
 
 
 def test_print_runtime_info():

@@ -373,7 +373,9 @@ class TestDebugMode:
 
     def test_debug_helpers(self):
         assert not chainer.is_debug()
-        with chainer.DebugMode(True):
+        with pytest.warns(DeprecationWarning):
+            mode = chainer.DebugMode(True)
+        with mode:
             assert chainer.is_debug()
         chainer.set_debug(True)
         try:
