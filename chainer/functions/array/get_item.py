@@ -3,6 +3,7 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.backends import cuda
+from chainer.functions.array import _index
 from chainer import function_node
 from chainer import utils
 from chainer.utils import type_check
@@ -37,7 +38,10 @@ class GetItem(function_node.FunctionNode):
         type_check._argname(in_types, ('x',))
 
     def forward(self, inputs):
-        return utils.force_array(inputs[0][self.slices]),
+        x, = inputs
+        if not isinstance(x, numpy.ndarray):
+            _index.check_array_indices(x.shape, self.slices)
+        return utils.force_array(x[self.slices]),
 
     def backward(self, indexes, grad_outputs):
         return GetItemGrad(
@@ -83,6 +87,10 @@ def get_item(x, slices):
 
     Returns:
         ~chainer.Variable: A variable holding the selected elements of ``x``.
+
+    Raises:
+        IndexError: If an index is out of bounds, on the GPU too (where
+            CuPy alone would wrap it around).
 
     .. note::
 

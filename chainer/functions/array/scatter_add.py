@@ -3,6 +3,7 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.backends import cuda
+from chainer.functions.array import _index
 from chainer import function_node
 from chainer.utils import type_check
 
@@ -33,6 +34,8 @@ class ScatterAdd(function_node.FunctionNode):
     def forward(self, inputs):
         a, b = inputs
         xp = backend.get_array_module(a)
+        if xp is not numpy:
+            _index.check_array_indices(a.shape, self.slices)
         y = a.copy()
         if y[self.slices].shape != b.shape:
             raise ValueError(
@@ -68,6 +71,10 @@ def scatter_add(a, slices, b):
 
     Returns:
         ~chainer.Variable: The variable with the values added.
+
+    Raises:
+        IndexError: If an index is out of bounds, on the GPU too (where
+            CuPy alone would wrap it around).
 
     .. admonition:: Example
 
