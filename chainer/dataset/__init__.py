@@ -4,6 +4,7 @@ from chainer.dataset import convert  # NOQA
 from chainer.dataset import dataset_mixin  # NOQA
 from chainer.dataset import download  # NOQA
 from chainer.dataset import iterator  # NOQA
+from chainer.dataset import tabular  # NOQA
 
 from chainer.dataset.convert import concat_examples  # NOQA
 from chainer.dataset.convert import ConcatWithAsyncTransfer  # NOQA
@@ -17,3 +18,4 @@ from chainer.dataset.download import get_dataset_directory  # NOQA
 from chainer.dataset.download import get_dataset_root  # NOQA
 from chainer.dataset.download import set_dataset_root  # NOQA
 from chainer.dataset.iterator import Iterator  # NOQA
+from chainer.dataset.tabular.tabular_dataset import TabularDataset  # NOQA
