@@ -1,13 +1,24 @@
 """Where datasets are downloaded and cached, and how."""
 
+import contextlib
+import gzip
 import hashlib
+import http.client
 import os
 import pathlib
+import pickle
+import shutil
 import sys
+import tarfile
+import urllib.error
 import urllib.parse
-import urllib.request
+import warnings
+import zipfile
+import zlib
 
-from chainer import utils
+import filelock
+import numpy
+from six.moves.urllib import request
 
 
 _dataset_root = os.environ.get(
@@ -62,11 +73,16 @@ def cached_download(url):
 
     The file is stored under ``<dataset root>/_dl_cache``, named by the MD5
     hash of the URL; later calls with the same URL return that path without
-    downloading. The download goes to a temporary file first, renamed into
-    place when complete, so that an interrupted download or concurrent
-    calls (threads or processes) never leave a partial file in the cache.
-    Any URL that :mod:`urllib.request` opens is accepted, ``file://`` URLs
-    included.
+    downloading. Any URL that :mod:`urllib.request` opens is accepted,
+    ``file://`` URLs included.
+
+    Nothing broken is cached: the download goes to a temporary file that is
+    renamed into place only when it is complete, and a response shorter
+    than its ``Content-Length`` or a dropped connection raises. Several
+    threads or processes (e.g. MPI ranks) asking for the same URL at once
+    download it once: a file lock (:mod:`filelock`) beside the cached file
+    makes the others wait for it. A temporary file left by a killed
+    download is overwritten by the next one.
 
     Args:
         url (str): The URL to download.
@@ -76,7 +92,8 @@ def cached_download(url):
 
     Raises:
         OSError: If the cache directory cannot be created or the download
-            fails.
+            fails (:class:`urllib.error.ContentTooShortError` when the
+            response is cut short).
     """
     cache_root = os.path.join(_dataset_root, '_dl_cache')
     _make_directory(cache_root)
@@ -85,22 +102,122 @@ def cached_download(url):
     if os.path.exists(cache_path):
         return cache_path
 
-    sys.stderr.write('Downloading from {}...\n'.format(url))
-    sys.stderr.flush()
-    with utils.tempdir(prefix='_dl_', dir=cache_root) as temp_dir:
-        temp_path = os.path.join(temp_dir, 'dl')
-        urllib.request.urlretrieve(url, temp_path)
-        os.replace(temp_path, cache_path)
+    with filelock.FileLock(cache_path + '.lock'):
+        if os.path.exists(cache_path):
+            return cache_path
+        sys.stderr.write('Downloading from {}...\n'.format(url))
+        sys.stderr.flush()
+        temp_path = cache_path + '.part'
+        try:
+            _retrieve(url, temp_path)
+            # Chainer's own processes take this lock to move a download in.
+            with filelock.FileLock(os.path.join(cache_root, '_dl_lock')):
+                os.replace(temp_path, cache_path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.remove(temp_path)
+            raise
     return cache_path
+
+
+def _retrieve(url, path):
+    """Downloads ``url`` to ``path`` completely, or raises.
+
+    Raises:
+        urllib.error.ContentTooShortError: If fewer bytes than announced
+            arrive, or the connection drops in the middle of a chunked
+            response.
+    """
+    try:
+        request.urlretrieve(url, path)
+    except http.client.IncompleteRead as e:
+        raise urllib.error.ContentTooShortError(
+            'retrieval incomplete: got only {} bytes from {}'.format(
+                len(e.partial), url), None) from e
+    except http.client.HTTPException as e:
+        raise urllib.error.URLError(
+            'download from {} failed: {!r}'.format(url, e)) from e
+    with open(path, 'rb') as f:
+        os.fsync(f.fileno())
+
+
+def _evict(path):
+    """Removes a cached download found damaged, so that it is fetched again.
+
+    Args:
+        path (str): A path returned by :func:`cached_download`.
+    """
+    with filelock.FileLock(path + '.lock'):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(path)
+
+
+# What reading a damaged or truncated file raises (gzip, zip, tar, pickle,
+# NPZ, text).
+_DAMAGE_ERRORS = (EOFError, ValueError, KeyError, IndexError, zlib.error,
+                  gzip.BadGzipFile, zipfile.BadZipFile, tarfile.TarError,
+                  pickle.UnpicklingError)
+
+
+class _DamagedFileError(ValueError):
+    """A downloaded or cached file that cannot be read as what it should be.
+
+    Attributes:
+        path (str): The damaged file.
+    """
+
+    def __init__(self, path, reason):
+        super().__init__('{} is damaged: {}'.format(path, reason))
+        self.path = path
+
+
+@contextlib.contextmanager
+def _reading(path):
+    """Turns the errors of reading a damaged ``path`` into
+    :class:`_DamagedFileError` naming it."""
+    try:
+        yield
+    except _DamagedFileError:
+        raise
+    except _DAMAGE_ERRORS as e:
+        raise _DamagedFileError(path, '{}: {}'.format(
+            type(e).__name__, e)) from e
+
+
+def _load_npz(path, keys):
+    """Reads the arrays ``keys`` of an NPZ file into memory.
+
+    Every array is read (and its checksum verified) here, so that a damaged
+    cache shows up at once, naming the file.
+
+    Raises:
+        _DamagedFileError: If the file is not a complete NPZ file holding
+            ``keys``.
+    """
+    with _reading(path):
+        npz = numpy.load(path, allow_pickle=False)
+        if not isinstance(npz, numpy.lib.npyio.NpzFile):
+            raise ValueError('not an NPZ archive')
+        with npz:
+            return {key: npz[key] for key in keys}
 
 
 def cache_or_load_file(path, creator, loader):
     """Loads a cached file, creating it first when it does not exist.
 
     The creator writes the file at a temporary path (beside ``path``,
-    where no file exists yet) and returns its content; the file is then
-    renamed to ``path`` atomically, so concurrent callers never see a
+    with the same base name, where no file exists yet) and returns its
+    content; the file is then renamed to ``path``, so no reader ever sees a
     partial file. When ``path`` exists, the loader reads it instead.
+
+    Several threads or processes asking for the same ``path`` at once are
+    safe: a file lock (:mod:`filelock`, ``.<name>.lock`` beside ``path``)
+    lets one of them create the file while the others wait, then load it.
+    If the loader finds the cached file damaged (it raises one of the
+    errors of reading a truncated or corrupt file: :class:`EOFError`,
+    :class:`ValueError`, :class:`KeyError`, :class:`zipfile.BadZipFile`,
+    :class:`gzip.BadGzipFile`, ...), the file is removed, with a warning,
+    and created again.
 
     Args:
         path (str): The path of the cached file.
@@ -116,7 +233,11 @@ def cache_or_load_file(path, creator, loader):
             cannot be created.
     """
     if os.path.exists(path):
-        return loader(path)
+        loaded = os.stat(path)
+        try:
+            return loader(path)
+        except _DAMAGE_ERRORS as e:
+            _evict_damaged_cache(path, loaded, e)
 
     directory = os.path.dirname(path) or '.'
     try:
@@ -125,12 +246,37 @@ def cache_or_load_file(path, creator, loader):
     except OSError as e:
         raise RuntimeError('cannot create dataset directory') from e
 
-    with utils.tempdir(prefix='_create_', dir=directory) as temp_dir:
-        temp_path = os.path.join(temp_dir, os.path.basename(path))
-        content = creator(temp_path)
+    name = os.path.basename(path)
+    with filelock.FileLock(os.path.join(directory, '.{}.lock'.format(name))):
         if not os.path.exists(path):
-            os.replace(temp_path, path)
-    return content
+            # Under the lock, a temporary directory found here is a stale
+            # one of a killed process.
+            temp_dir = os.path.join(directory, '.{}.creating'.format(name))
+            shutil.rmtree(temp_dir, ignore_errors=True)
+            os.mkdir(temp_dir)
+            try:
+                content = creator(os.path.join(temp_dir, name))
+                os.replace(os.path.join(temp_dir, name), path)
+            finally:
+                shutil.rmtree(temp_dir, ignore_errors=True)
+            return content
+    return loader(path)
+
+
+def _evict_damaged_cache(path, loaded, error):
+    # Removes ``path`` unless another process has replaced it since
+    # ``loaded`` was taken (the stat of the damaged file).
+    warnings.warn(
+        'The cached file {} is damaged ({}: {}); it is removed and made '
+        'again.'.format(path, type(error).__name__, error), RuntimeWarning)
+    name = os.path.basename(path)
+    directory = os.path.dirname(path) or '.'
+    with filelock.FileLock(os.path.join(directory, '.{}.lock'.format(name))):
+        with contextlib.suppress(FileNotFoundError):
+            now = os.stat(path)
+            if (now.st_ino, now.st_mtime_ns, now.st_size) == (
+                    loaded.st_ino, loaded.st_mtime_ns, loaded.st_size):
+                os.remove(path)
 
 
 def _make_directory(path):
@@ -165,16 +311,67 @@ def _url_under(base_url, file_name):
     return base_url.rstrip('/') + '/' + file_name
 
 
-def _mirrored_url(env_var, default_base_url, file_name):
-    """Returns the URL of a dataset file, honouring a mirror override.
+def _download_verified(env_var, default_base_urls, file_names, read):
+    """Downloads a dataset's files from the first mirror serving them intact.
+
+    The base URLs are tried in order (one whose files are all cached
+    already comes first); the environment variable ``env_var``, when set,
+    replaces them with its single base URL (or local directory). For each
+    base URL, every file is fetched with :func:`cached_download` and the
+    paths are given to ``read``. A download that fails moves on to the next
+    base URL; a file that ``read`` finds damaged is removed from the cache
+    first, so that a later call downloads it again.
 
     Args:
-        env_var (str): The environment variable that may hold a base URL
-            (or a local directory) replacing ``default_base_url``.
-        default_base_url (str): The dataset's official base URL.
-        file_name (str): The file's name under the base URL.
+        env_var (str): The environment variable that may name a mirror.
+        default_base_urls (list of str): The base URLs to try, in order.
+        file_names (list of str): The files to fetch under a base URL.
+        read: A function taking the list of cached paths and returning the
+            content. It raises :class:`_DamagedFileError` naming a damaged
+            file (see :func:`_reading`), or another of the errors of reading
+            a damaged file when the files do not fit together.
 
     Returns:
-        str: The URL to download.
+        What ``read`` returns.
+
+    Raises:
+        OSError: If no base URL serves intact files; the message names
+            every address tried, what went wrong there, and ``env_var``.
     """
-    return _url_under(os.environ.get(env_var) or default_base_url, file_name)
+    override = os.environ.get(env_var)
+    base_urls = [override] if override else list(default_base_urls)
+
+    def urls_of(base_url):
+        return [_url_under(base_url, name) for name in file_names]
+
+    def is_cached(url):
+        url_hash = hashlib.md5(url.encode('utf-8'), usedforsecurity=False)
+        return os.path.exists(os.path.join(
+            _dataset_root, '_dl_cache', url_hash.hexdigest()))
+
+    base_urls.sort(key=lambda base: not all(map(is_cached, urls_of(base))))
+    failures = []
+    for base_url in base_urls:
+        urls = urls_of(base_url)
+        paths = []
+        try:
+            for url in urls:
+                paths.append(cached_download(url))
+        except OSError as e:
+            failures.append('{}: {}'.format(url, e))
+            continue
+        try:
+            return read(paths)
+        except _DAMAGE_ERRORS as e:
+            damaged = getattr(e, 'path', None)
+            for url, path in zip(urls, paths):
+                if damaged is None or path == damaged:
+                    _evict(path)
+                    failures.append('{}: damaged ({}), removed from the '
+                                    'cache'.format(url, e))
+    raise OSError(
+        'Could not download {} intact from any of these addresses:\n  {}\n'
+        'Set {} to the base URL (http://, https:// or file://) or the local '
+        'directory of a mirror holding {}.'.format(
+            ', '.join(file_names), '\n  '.join(failures), env_var,
+            ', '.join(file_names)))

@@ -25,7 +25,10 @@ def get_cifar10(withlabel=True, ndim=3, scale=1., dtype=None):
     ``<dataset root>/pfnet/chainer/cifar`` (keys ``train_x``, ``train_y``,
     ``test_x``, ``test_y``, as Chainer writes them). The environment
     variable ``CHAINER_CIFAR_BASE_URL`` may name a mirror of the archive's
-    directory (e.g. ``file:///data/cifar/``).
+    directory (e.g. ``file:///data/cifar/``). A damaged download or cache
+    (a truncated archive, a missing member) is removed so that the next
+    call downloads it again; the error names the address and
+    ``CHAINER_CIFAR_BASE_URL``.
 
     Args:
         withlabel (bool): If ``True``, the examples are ``(image, label)``
@@ -68,21 +71,34 @@ def get_cifar100(withlabel=True, ndim=3, scale=1., dtype=None):
 def _get_cifar(name, withlabel, ndim, scale, dtype):
     root = download.get_dataset_directory(
         os.path.join('pfnet', 'chainer', 'cifar'))
-    url = download._mirrored_url(
-        'CHAINER_CIFAR_BASE_URL', _BASE_URL, name + '-python.tar.gz')
+    read = _read_cifar10 if name == 'cifar-10' else _read_cifar100
+
+    def read_archive(paths):
+        archive_path, = paths
+        with download._reading(archive_path):
+            with tarfile.open(archive_path, 'r:gz') as archive:
+                return read(archive)
 
     def creator(path):
-        archive_path = download.cached_download(url)
-        with tarfile.open(archive_path, 'r:gz') as archive:
-            if name == 'cifar-10':
-                raw = _read_cifar10(archive)
-            else:
-                raw = _read_cifar100(archive)
+        raw = download._download_verified(
+            'CHAINER_CIFAR_BASE_URL', [_BASE_URL], [name + '-python.tar.gz'],
+            read_archive)
         numpy.savez_compressed(path, **raw)
         return raw
 
+    def loader(path):
+        raw = download._load_npz(
+            path, ('train_x', 'train_y', 'test_x', 'test_y'))
+        with download._reading(path):
+            for split in ('train', 'test'):
+                if raw[split + '_x'].shape[1:] != (3072,) or \
+                        raw[split + '_y'].shape != raw[split + '_x'].shape[:1]:
+                    raise ValueError('wrong shapes of the {} split'.format(
+                        split))
+        return raw
+
     raw = download.cache_or_load_file(
-        os.path.join(root, name + '.npz'), creator, numpy.load)
+        os.path.join(root, name + '.npz'), creator, loader)
     return tuple(
         _preprocess_cifar(raw[split + '_x'], raw[split + '_y'], withlabel,
                           ndim, scale, dtype)

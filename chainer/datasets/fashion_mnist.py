@@ -31,7 +31,8 @@ def get_fashion_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
     :func:`~chainer.datasets.get_mnist` does, under
     ``<dataset root>/pfnet/chainer/fashion-mnist``; the environment
     variable ``CHAINER_FASHION_MNIST_BASE_URL`` may name a mirror of the
-    files (e.g. ``file:///data/fashion-mnist/``).
+    files (e.g. ``file:///data/fashion-mnist/``); the error raised when
+    the files cannot be downloaded intact names it.
 
     Args:
         withlabel (bool): If ``True``, the examples are ``(image, label)``
@@ -50,4 +51,4 @@ def get_fashion_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
     """
     return _mnist_helper.get_mnist_like(
         'pfnet/chainer/fashion-mnist', 'CHAINER_FASHION_MNIST_BASE_URL',
-        _BASE_URL, withlabel, ndim, scale, dtype, label_dtype, rgb_format)
+        [_BASE_URL], withlabel, ndim, scale, dtype, label_dtype, rgb_format)

@@ -33,7 +33,8 @@ def get_kuzushiji_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
     :func:`~chainer.datasets.get_mnist` does, under
     ``<dataset root>/pfnet/chainer/kuzushiji_mnist``; the environment
     variable ``CHAINER_KUZUSHIJI_MNIST_BASE_URL`` may name a mirror of the
-    files.
+    files; the error raised when the files cannot be downloaded intact
+    names it.
 
     Args:
         withlabel (bool): If ``True``, the examples are ``(image, label)``
@@ -52,4 +53,4 @@ def get_kuzushiji_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
     """
     return _mnist_helper.get_mnist_like(
         'pfnet/chainer/kuzushiji_mnist', 'CHAINER_KUZUSHIJI_MNIST_BASE_URL',
-        _BASE_URL, withlabel, ndim, scale, dtype, label_dtype, rgb_format)
+        [_BASE_URL], withlabel, ndim, scale, dtype, label_dtype, rgb_format)

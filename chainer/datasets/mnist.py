@@ -4,7 +4,13 @@ import numpy
 
 from chainer.datasets import _mnist_helper
 
-_BASE_URL = 'http://yann.lecun.com/exdb/mnist/'
+# The original address refuses downloads nowadays; the mirrors that current
+# tools (TensorFlow Datasets, torchvision) download from come first.
+_BASE_URLS = [
+    'https://storage.googleapis.com/cvdf-datasets/mnist/',
+    'https://ossci-datasets.s3.amazonaws.com/mnist/',
+    'http://yann.lecun.com/exdb/mnist/',
+]
 
 
 def get_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
@@ -22,15 +28,23 @@ def get_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
     ``<dataset root>/pfnet/chainer/mnist``, in the same format as
     Chainer's, so either can read the other's cache.
 
-    The files are downloaded from ``http://yann.lecun.com/exdb/mnist/``
-    unless the environment variable ``CHAINER_MNIST_BASE_URL`` names
-    another base URL (read at each call), e.g. a mirror or a local
-    directory as ``file:///data/mnist/`` (a plain directory path works
-    too). The mirror must hold ``train-images-idx3-ubyte.gz``,
+    The files are downloaded from the first of these addresses that serves
+    them intact: ``https://storage.googleapis.com/cvdf-datasets/mnist/``,
+    ``https://ossci-datasets.s3.amazonaws.com/mnist/`` and
+    ``http://yann.lecun.com/exdb/mnist/`` (Chainer's, which refuses
+    downloads nowadays). The environment variable ``CHAINER_MNIST_BASE_URL``
+    (read at each call) replaces them with another base URL, e.g. a mirror
+    or a local directory as ``file:///data/mnist/`` (a plain directory path
+    works too), holding ``train-images-idx3-ubyte.gz``,
     ``train-labels-idx1-ubyte.gz``, ``t10k-images-idx3-ubyte.gz`` and
-    ``t10k-labels-idx1-ubyte.gz``. Downloads are cached by URL, but the
+    ``t10k-labels-idx1-ubyte.gz``. Each file is read whole and checked (a
+    complete gzip stream, the IDX header, the size); a damaged one is
+    removed from the download cache and the next address is tried. When no
+    address serves them, the :class:`OSError` names every address tried and
+    ``CHAINER_MNIST_BASE_URL``. Downloads are cached by URL, but the
     ``.npz`` cache is used whatever the URL: remove it (or change the
-    dataset root) to read another mirror.
+    dataset root) to read another mirror. A damaged ``.npz`` cache is made
+    again.
 
     Args:
         withlabel (bool): If ``True``, the examples are ``(image, label)``
@@ -50,5 +64,5 @@ def get_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
         images without.
     """
     return _mnist_helper.get_mnist_like(
-        'pfnet/chainer/mnist', 'CHAINER_MNIST_BASE_URL', _BASE_URL,
+        'pfnet/chainer/mnist', 'CHAINER_MNIST_BASE_URL', _BASE_URLS,
         withlabel, ndim, scale, dtype, label_dtype, rgb_format)

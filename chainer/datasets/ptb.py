@@ -22,7 +22,9 @@ def get_ptb_words():
     ``ptb.test.txt`` are downloaded once and the arrays cached as
     ``train.npz``, ``valid.npz`` and ``test.npz`` under
     ``<dataset root>/pfnet/chainer/ptb``. The environment variable
-    ``CHAINER_PTB_BASE_URL`` may name a mirror of the files.
+    ``CHAINER_PTB_BASE_URL`` may name a mirror of the files; the error
+    raised when a file cannot be downloaded names the address and the
+    variable.
 
     Returns:
         tuple of numpy.ndarray: The training, validation and test word
@@ -45,47 +47,55 @@ def get_ptb_words_vocabulary():
     return _retrieve_word_vocabulary()
 
 
-def _url(split):
-    return download._mirrored_url(
-        'CHAINER_PTB_BASE_URL', _BASE_URL, 'ptb.{}.txt'.format(split))
-
-
 def _retrieve_ptb_words(split):
     def creator(path):
         vocab = _retrieve_word_vocabulary()
-        x = numpy.array([vocab[word] for word in _load_words(_url(split))],
+        x = numpy.array([vocab[word] for word in _load_words(split)],
                         dtype=numpy.int32)
         numpy.savez_compressed(path, x=x)
         return {'x': x}
 
     root = download.get_dataset_directory('pfnet/chainer/ptb')
     loaded = download.cache_or_load_file(
-        os.path.join(root, split + '.npz'), creator, numpy.load)
+        os.path.join(root, split + '.npz'), creator,
+        lambda path: download._load_npz(path, ('x',)))
     return loaded['x']
 
 
 def _retrieve_word_vocabulary():
     def creator(path):
         vocab = {}
-        for word in _load_words(_url('train')):
+        for word in _load_words('train'):
             vocab.setdefault(word, len(vocab))
         with open(path, 'w') as f:
             f.writelines(word + '\n' for word in vocab)
         return vocab
 
     def loader(path):
-        with open(path) as f:
-            return {word.strip(): i for i, word in enumerate(f)}
+        with download._reading(path):
+            with open(path, encoding='utf-8') as f:
+                vocab = {word.strip(): i for i, word in enumerate(f)}
+            if '<eos>' not in vocab:
+                raise ValueError('the vocabulary has no <eos>')
+        return vocab
 
     root = download.get_dataset_directory('pfnet/chainer/ptb')
     return download.cache_or_load_file(
         os.path.join(root, 'vocab.txt'), creator, loader)
 
 
-def _load_words(url):
+def _read_words(paths):
+    path, = paths
     words = []
-    with open(download.cached_download(url)) as f:
-        for line in f:
-            words += line.split()
-            words.append('<eos>')
+    with download._reading(path):
+        with open(path, encoding='utf-8') as f:
+            for line in f:
+                words += line.split()
+                words.append('<eos>')
     return words
+
+
+def _load_words(split):
+    return download._download_verified(
+        'CHAINER_PTB_BASE_URL', [_BASE_URL], ['ptb.{}.txt'.format(split)],
+        _read_words)

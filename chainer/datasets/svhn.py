@@ -26,7 +26,9 @@ def get_svhn(withlabel=True, scale=1., dtype=None, label_dtype=numpy.int32,
     ``extra_32x32.mat``) are downloaded once, read with SciPy, and cached as
     ``train.npz``, ``test.npz`` and ``extra.npz`` under
     ``<dataset root>/pfnet/chainer/svhn``. The environment variable
-    ``CHAINER_SVHN_BASE_URL`` may name a mirror of the files.
+    ``CHAINER_SVHN_BASE_URL`` may name a mirror of the files. A damaged
+    download or cache is removed so that the next call downloads it again;
+    the error names the address and ``CHAINER_SVHN_BASE_URL``.
 
     Args:
         withlabel (bool): If ``True``, the examples are ``(image, label)``
@@ -58,18 +60,30 @@ def get_svhn(withlabel=True, scale=1., dtype=None, label_dtype=numpy.int32,
 
 def _retrieve_svhn(split, scipy_io):
     root = download.get_dataset_directory('pfnet/chainer/svhn')
-    url = download._mirrored_url(
-        'CHAINER_SVHN_BASE_URL', _BASE_URL, split + '_32x32.mat')
+
+    def read(paths):
+        path, = paths
+        with download._reading(path):
+            try:
+                raw = scipy_io.loadmat(path)
+            except scipy_io.matlab.MatReadError as e:
+                raise ValueError(str(e)) from e
+            x, y = raw['X'], raw['y']
+            if x.shape[:3] != (32, 32, 3) or y.size != x.shape[3]:
+                raise ValueError('wrong shapes {} and {}'.format(
+                    x.shape, y.shape))
+        return {'x': x.astype(numpy.uint8), 'y': y.astype(numpy.uint8)}
 
     def creator(path):
-        raw = scipy_io.loadmat(download.cached_download(url))
-        arrays = {'x': raw['X'].astype(numpy.uint8),
-                  'y': raw['y'].astype(numpy.uint8)}
+        arrays = download._download_verified(
+            'CHAINER_SVHN_BASE_URL', [_BASE_URL], [split + '_32x32.mat'],
+            read)
         numpy.savez_compressed(path, **arrays)
         return arrays
 
     return download.cache_or_load_file(
-        os.path.join(root, split + '.npz'), creator, numpy.load)
+        os.path.join(root, split + '.npz'), creator,
+        lambda path: download._load_npz(path, ('x', 'y')))
 
 
 def _preprocess_svhn(raw, withlabel, scale, image_dtype, label_dtype):

@@ -1,4 +1,5 @@
 import gzip
+import importlib.util
 import pathlib
 import struct
 
@@ -62,3 +63,16 @@ def mnist_mirror(raw_mnist, tmp_path_factory):
         write(prefix + '-labels-idx1-ubyte.gz',
               struct.pack('>ii', 2049, n), label_bytes[8 + start:8 + stop])
     return mirror
+
+
+@pytest.fixture
+def http_server():
+    """``(base_url, files)`` of a local HTTP server on 127.0.0.1 (see
+    ``dataset_tests/http_server.py``)."""
+    path = pathlib.Path(__file__).parents[1] / 'dataset_tests' / \
+        'http_server.py'
+    spec = importlib.util.spec_from_file_location('_http_server', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with module.running() as server:
+        yield server

@@ -109,7 +109,9 @@ def test_svhn(tmp_path, dataset_root, monkeypatch):
     assert len(datasets.get_svhn(add_extra=True)) == 3
     images, _, extra = datasets.get_svhn(withlabel=False, add_extra=True)
     assert images.shape == (3, 3, 32, 32) and extra.shape == (1, 3, 32, 32)
-    assert sorted(os.listdir(dataset_root / 'pfnet' / 'chainer' / 'svhn')) \
+    assert sorted(name for name in os.listdir(
+        dataset_root / 'pfnet' / 'chainer' / 'svhn')
+        if not name.startswith('.')) \
         == ['extra.npz', 'test.npz', 'train.npz']
 
 
@@ -146,3 +148,27 @@ def test_ptb_unknown_word(tmp_path, dataset_root, monkeypatch):
     monkeypatch.setenv('CHAINER_PTB_BASE_URL', str(mirror))
     with pytest.raises(KeyError):
         datasets.get_ptb_words()
+
+
+def test_cifar_truncated_archive_is_not_cached(cifar_mirror, dataset_root,
+                                               monkeypatch, tmp_path):
+    mirror = tmp_path / 'cifar_mirror'
+    archive = mirror / 'cifar-10-python.tar.gz'
+    whole = archive.read_bytes()
+    archive.write_bytes(whole[:len(whole) // 2])
+    with pytest.raises(OSError, match='CHAINER_CIFAR_BASE_URL') as info:
+        datasets.get_cifar10()
+    assert 'damaged' in str(info.value)
+    cache = dataset_root / '_dl_cache'
+    assert [n for n in os.listdir(cache) if not n.endswith('lock')] == []
+    archive.write_bytes(whole)
+    train, _ = datasets.get_cifar10()
+    assert len(train) == 10
+
+
+def test_ptb_missing_file_names_variable(tmp_path, dataset_root,
+                                         monkeypatch):
+    monkeypatch.setenv('CHAINER_PTB_BASE_URL', str(tmp_path / 'nothing'))
+    with pytest.raises(OSError, match='CHAINER_PTB_BASE_URL') as info:
+        datasets.get_ptb_words()
+    assert 'ptb.train.txt' in str(info.value)

@@ -1,3 +1,4 @@
+import gzip
 import os
 
 import numpy
@@ -79,7 +80,9 @@ def test_default(mnist_env, raw_mnist):
 def test_npz_cache_like_original(mnist_env, capsys, monkeypatch):
     datasets.get_mnist()
     directory = mnist_env / 'pfnet' / 'chainer' / 'mnist'
-    assert sorted(os.listdir(directory)) == ['test.npz', 'train.npz']
+    # Beside them, only the hidden lock files of concurrent loaders.
+    assert sorted(name for name in os.listdir(directory)
+                  if not name.startswith('.')) == ['test.npz', 'train.npz']
     for name, n, pixel_sum in (('train', 8000, ORIGINAL_TRAIN_PIXEL_SUM),
                                ('test', 2000, ORIGINAL_TEST_PIXEL_SUM)):
         with numpy.load(directory / (name + '.npz')) as raw:
@@ -141,7 +144,7 @@ def test_wrong_pair(dataset_root, mnist_mirror, tmp_path, monkeypatch):
     (bad / 'train-labels-idx1-ubyte.gz').write_bytes(
         (mnist_mirror / 't10k-labels-idx1-ubyte.gz').read_bytes())
     monkeypatch.setenv('CHAINER_MNIST_BASE_URL', str(bad))
-    with pytest.raises(RuntimeError, match='wrong pair'):
+    with pytest.raises(OSError, match='wrong pair'):
         datasets.get_mnist()
     assert not os.path.exists(
         dataset_root / 'pfnet' / 'chainer' / 'mnist' / 'train.npz')
@@ -171,3 +174,108 @@ def test_label_names():
     labels = datasets.get_kuzushiji_mnist_labels()
     assert len(labels) == 10
     assert labels[0] == ('o', '\u304a') and labels[9] == ('wo', '\u3092')
+
+
+_MNIST_FILES = ('train-images-idx3-ubyte.gz', 'train-labels-idx1-ubyte.gz',
+                't10k-images-idx3-ubyte.gz', 't10k-labels-idx1-ubyte.gz')
+
+
+def _copy_mirror(source, destination, damage=None):
+    # A copy of the mirror, with one file damaged by ``damage(bytes)``.
+    destination.mkdir()
+    for name in _MNIST_FILES:
+        data = (source / name).read_bytes()
+        if damage is not None and name == 'train-labels-idx1-ubyte.gz':
+            data = damage(data)
+        (destination / name).write_bytes(data)
+    return destination
+
+
+def _gzip(data):
+    return gzip.compress(data, compresslevel=1)
+
+
+def _ungzip(data):
+    return gzip.decompress(data)
+
+
+@pytest.mark.parametrize('damage', [
+    pytest.param(lambda d: d[:len(d) // 2], id='truncated-gzip'),
+    pytest.param(lambda d: _gzip(_ungzip(d)[:-10]), id='short-idx'),
+    pytest.param(lambda d: _gzip(b'\0\0\x08\x03' + _ungzip(d)[4:]),
+                 id='wrong-magic'),
+    pytest.param(lambda d: b'<html>moved</html>', id='not-gzip'),
+])
+def test_damaged_mirror_is_not_cached(damage, dataset_root, mnist_mirror,
+                                      tmp_path, monkeypatch):
+    bad = _copy_mirror(mnist_mirror, tmp_path / 'mirror', damage)
+    monkeypatch.setenv('CHAINER_MNIST_BASE_URL', bad.as_uri())
+    with pytest.raises(OSError) as info:
+        datasets.get_mnist()
+    message = str(info.value)
+    assert (bad.as_uri() + '/train-labels-idx1-ubyte.gz') in message
+    assert 'damaged' in message and 'CHAINER_MNIST_BASE_URL' in message
+    assert not (dataset_root / 'pfnet' / 'chainer' / 'mnist' /
+                'train.npz').exists()
+    # The mirror is fixed: the next run downloads the damaged file again
+    # (and only that one).
+    (bad / 'train-labels-idx1-ubyte.gz').write_bytes(
+        (mnist_mirror / 'train-labels-idx1-ubyte.gz').read_bytes())
+    train, test = datasets.get_mnist()
+    assert (len(train), len(test)) == (8000, 2000)
+    assert train._datasets[1][:10].tolist() == ORIGINAL_TRAIN_FIRST_LABELS
+
+
+def test_mirrors_tried_in_order(dataset_root, mnist_mirror, http_server,
+                                monkeypatch):
+    from chainer.datasets import mnist
+    base, files = http_server
+    for name in _MNIST_FILES:
+        data = (mnist_mirror / name).read_bytes()
+        files.serve('/refuses/' + name, b'', 403)
+        files.serve('/truncates/' + name, data, 'short')
+        files.serve('/serves/' + name, data)
+    monkeypatch.delenv('CHAINER_MNIST_BASE_URL', raising=False)
+    monkeypatch.setattr(mnist, '_BASE_URLS', [
+        base + '/refuses/', base + '/truncates/', base + '/serves/'])
+    train, test = datasets.get_mnist()
+    assert (len(train), len(test)) == (8000, 2000)
+    assert test._datasets[1][:10].tolist() == ORIGINAL_TEST_FIRST_LABELS
+    assert files.requests['/serves/train-images-idx3-ubyte.gz'] == 1
+
+
+def test_all_mirrors_fail(dataset_root, http_server, monkeypatch):
+    from chainer.datasets import mnist
+    base, files = http_server
+    monkeypatch.delenv('CHAINER_MNIST_BASE_URL', raising=False)
+    monkeypatch.setattr(mnist, '_BASE_URLS', [base + '/a/', base + '/b/'])
+    with pytest.raises(OSError) as info:
+        datasets.get_mnist()
+    message = str(info.value)
+    assert base + '/a/train-images-idx3-ubyte.gz' in message
+    assert base + '/b/train-images-idx3-ubyte.gz' in message
+    assert 'CHAINER_MNIST_BASE_URL' in message
+
+
+def test_default_mirrors():
+    from chainer.datasets import mnist
+    assert mnist._BASE_URLS[-1] == 'http://yann.lecun.com/exdb/mnist/'
+    assert all(url.endswith('/') for url in mnist._BASE_URLS)
+
+
+@pytest.mark.parametrize('damage', ['truncated', 'wrong-shape'])
+def test_damaged_npz_cache_is_made_again(damage, dataset_root, mnist_mirror,
+                                         monkeypatch):
+    monkeypatch.setenv('CHAINER_MNIST_BASE_URL', mnist_mirror.as_uri())
+    datasets.get_mnist()
+    cache = dataset_root / 'pfnet' / 'chainer' / 'mnist' / 'train.npz'
+    if damage == 'truncated':
+        cache.write_bytes(cache.read_bytes()[:1000])
+    else:
+        numpy.savez_compressed(cache, x=numpy.zeros((5, 10), numpy.uint8),
+                               y=numpy.zeros(5, numpy.uint8))
+    with pytest.warns(RuntimeWarning, match='train.npz is damaged'):
+        train, _ = datasets.get_mnist()
+    assert len(train) == 8000
+    with numpy.load(cache) as raw:
+        assert raw['x'].shape == (8000, 784)
