@@ -14,6 +14,7 @@ Usage:
 import argparse
 import gzip
 import os
+import shutil
 import struct
 
 import numpy
@@ -38,29 +39,80 @@ def _write_idx(path, magic, array):
         f.write(header + array.tobytes())
 
 
+_SOURCES = ('t10k-images-idx3-ubyte.gz', 't10k-labels-idx1-ubyte.gz')
+
+
+def _check_source(source):
+    """Returns why ``source`` cannot be read, or ``None``."""
+    missing = [name for name in _SOURCES
+               if not os.path.isfile(os.path.join(source, name))]
+    if not os.path.isdir(source):
+        return '{} is not a folder'.format(source)
+    if missing:
+        return '{} lacks {}'.format(source, ' and '.join(missing))
+    return None
+
+
+def _write_atomically(path, magic, array):
+    tmp = path + '.tmp'
+    try:
+        _write_idx(tmp, magic, array)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
 def make_mirror(source, dest):
     """Writes the four MNIST files into ``dest`` from the test set.
+
+    The source files are read (and checked) before anything is written;
+    each file of the mirror is written aside and renamed into place, and
+    ``dest`` is removed again if it was created by a call that failed.
 
     Args:
         source (str): Folder holding ``t10k-images-idx3-ubyte.gz`` and
             ``t10k-labels-idx1-ubyte.gz``.
         dest (str): Folder to write the mirror into (created if needed).
+
+    Raises:
+        FileNotFoundError: If ``source`` lacks one of the two files.
     """
+    problem = _check_source(source)
+    if problem is not None:
+        raise FileNotFoundError(problem)
+    arrays = {kind: _read_idx(os.path.join(source,
+                                           't10k-{}-ubyte.gz'.format(kind)))
+              for kind in ('images-idx3', 'labels-idx1')}
+    created = not os.path.isdir(dest)
     os.makedirs(dest, exist_ok=True)
-    for kind in ('images-idx3', 'labels-idx1'):
-        magic, array = _read_idx(
-            os.path.join(source, 't10k-{}-ubyte.gz'.format(kind)))
-        _write_idx(os.path.join(dest, 'train-{}-ubyte.gz'.format(kind)),
-                   magic, array[:_N_TRAIN])
-        _write_idx(os.path.join(dest, 't10k-{}-ubyte.gz'.format(kind)),
-                   magic, array[_N_TRAIN:])
+    try:
+        for kind, (magic, array) in arrays.items():
+            _write_atomically(
+                os.path.join(dest, 'train-{}-ubyte.gz'.format(kind)),
+                magic, array[:_N_TRAIN])
+            _write_atomically(
+                os.path.join(dest, 't10k-{}-ubyte.gz'.format(kind)),
+                magic, array[_N_TRAIN:])
+    except BaseException:
+        if created:
+            shutil.rmtree(dest, ignore_errors=True)
+        raise
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('source', help='folder of the t10k-*.gz files')
+    parser.add_argument(
+        'source', help='folder holding t10k-images-idx3-ubyte.gz and '
+        't10k-labels-idx1-ubyte.gz (the MNIST test set)')
     parser.add_argument('dest', help='folder to write the mirror into')
     args = parser.parse_args()
+    problem = _check_source(args.source)
+    if problem is not None:
+        parser.error(
+            '{}; it needs the MNIST test set: {} (as published at '
+            'https://storage.googleapis.com/cvdf-datasets/mnist/)'.format(
+                problem, ' and '.join(_SOURCES)))
     make_mirror(args.source, args.dest)
     print('file://{}/'.format(os.path.abspath(args.dest)))
 

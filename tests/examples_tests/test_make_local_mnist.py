@@ -33,3 +33,18 @@ def test_mirror_feeds_the_real_loader(tmp_path, monkeypatch):
     labels = numpy.array([label for _, label in test])
     # All ten digits appear in the 2,000 validation images.
     assert set(labels.tolist()) == set(range(10))
+
+
+@pytest.mark.parametrize('source', ['missing', 'empty'])
+def test_missing_source_says_what_it_needs(tmp_path, source):
+    if source == 'empty':
+        (tmp_path / source).mkdir()
+    mirror = tmp_path / 'mirror'
+    result = subprocess.run(
+        [sys.executable, _SCRIPT, str(tmp_path / source), str(mirror)],
+        capture_output=True, text=True)
+    assert result.returncode == 2
+    assert 't10k-images-idx3-ubyte.gz' in result.stderr
+    assert 't10k-labels-idx1-ubyte.gz' in result.stderr
+    assert 'Traceback' not in result.stderr
+    assert not mirror.exists()
