@@ -73,6 +73,14 @@ class _GradTable:
             return None
         return _sum_grads(grads)
 
+    def __setitem__(self, node, grad):
+        self._grads[node] = [] if grad is None else [grad]
+
+    def assert_no_grads(self):
+        """Asserts that every gradient collected has been popped."""
+        for grads in self._grads.values():
+            assert not grads
+
 
 class _FunctionHeap:
     """Function nodes to visit, highest rank first, each pushed once."""
@@ -362,6 +370,10 @@ def backprop_to_all(outputs, retain_grad, loss_scale):
         if var is not None:
             var._grad_var = grad
             var._loss_scale = loss_scale
+
+
+# The name Chainer 7 code reaches for.
+_backprop_to_all = backprop_to_all
 
 
 def _nodes_between(output_nodes, input_nodes):

@@ -1,4 +1,4 @@
-"""The single backward step, under the module name of the original.
+"""The single backward step and the gradient table, as Chainer 7 names them.
 
 Code written for Chainer 7 reaches these helpers as
 ``chainer._backprop_utils``; they are the ones :mod:`chainer._backprop` runs.
@@ -32,3 +32,17 @@ def _reduce(grad_list):
     if len(grad_list) > 1:
         grad_list[:] = [_backprop._sum_grads(grad_list)]
     return grad_list[0]
+
+
+class GradTable(_backprop._GradTable):
+    """Lists of gradient variables of variable nodes.
+
+    Args:
+        accumulate_grad_inputs (bool): Whether the first read of a leaf
+            node starts from the gradient its variable already has.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, accumulate_grad_inputs=False):
+        super().__init__(accumulate_grad_inputs)

@@ -34,3 +34,23 @@ def test_unknown_conversion():
         memory_layouts._transpose_shape(
             (1, 2, 3), memory_layouts.CUDNN_CHANNEL_LAST_X,
             memory_layouts.CUDNN_CHANNEL_LAST_W)
+
+
+def test_as_layout_forward_and_gradient():
+    x = numpy.arange(24, dtype=numpy.float32).reshape(1, 2, 3, 4)
+    y, = memory_layouts.AsLayout(
+        memory_layouts.CUDNN_CHANNEL_LAST_X).apply((x,))
+    numpy.testing.assert_array_equal(y.array, x.transpose(0, 2, 3, 1))
+    chainer.gradient_check.check_backward(
+        lambda v: memory_layouts.AsLayout(
+            memory_layouts.CUDNN_CHANNEL_LAST_X).apply((v,))[0],
+        x, numpy.ones((1, 3, 4, 2), numpy.float32), dtype=numpy.float64)
+
+
+def test_inverse_axes():
+    axes = memory_layouts._get_layout_transpose_axes(
+        4, None, memory_layouts.CUDNN_CHANNEL_LAST_X)
+    inverse = memory_layouts._get_layout_transpose_axes(
+        4, None, memory_layouts.CUDNN_CHANNEL_LAST_X, inverse=True)
+    assert axes == (0, 2, 3, 1)
+    assert inverse == (0, 3, 1, 2)

@@ -311,3 +311,15 @@ def test_device_given_to_to_device_is_kept():
     assert p.device is device
     p.initialize((2,))
     assert p.device is device
+
+
+def test_grad_table():
+    from chainer import _backprop_utils
+    x = _var([1, 2])
+    x.grad = numpy.ones(2, numpy.float32)
+    table = _backprop_utils.GradTable(accumulate_grad_inputs=True)
+    table.accumulate(x.node, chainer.Variable(numpy.full(2, 2, numpy.float32)))
+    numpy.testing.assert_array_equal(table.pop(x.node).array, [3, 3])
+    table.assert_no_grads()
+    table[x.node] = None
+    assert table.pop(x.node) is None
