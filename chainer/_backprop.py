@@ -338,7 +338,7 @@ def backprop_to_all(outputs, retain_grad, loss_scale):
             i for i, x in enumerate(func.inputs) if x._requires_grad])
         if not target_input_indexes:
             continue
-        # As in the original, a node runs even when none of its outputs has
+        # As in Chainer, a node runs even when none of its outputs has
         # a gradient (a non-scalar output whose grad was never set): most
         # backward implementations then fail, reported as a TypeError.
         try:

@@ -208,7 +208,7 @@ def set_debug(debug):
 class DebugMode:
     """Context manager that sets the debug mode in the current thread.
 
-    Deprecated (as in the original): use
+    Deprecated (as in Chainer 7.8): use
     ``chainer.using_config('debug', ...)``.
 
     Args:

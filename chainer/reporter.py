@@ -164,7 +164,7 @@ def _numpy1_operands(value, weight):
     # NumPy 1 computed a Python scalar with a NumPy scalar (or 0-d array)
     # at the Python scalar's full precision (int64, float64); NumPy 2 keeps
     # the NumPy dtype. Making the Python operand a NumPy one restores the
-    # original's result.
+    # result Chainer gave under NumPy 1.
     if _is_numpy(value) and not _is_numpy(weight):
         weight = numpy.asarray(weight)
     elif _is_numpy(weight) and not _is_numpy(value):
@@ -184,7 +184,7 @@ class Summary:
 
     The sums start as the Python float ``0.0``, so the mean of an empty
     summary raises ``ZeroDivisionError``. Values from NumPy are summed in
-    (at least) float64, as the original did under NumPy 1.
+    (at least) float64, as Chainer did under NumPy 1.
     """
 
     def __init__(self):
@@ -241,7 +241,7 @@ class DictSummary:
 
         Entries that are not scalars (in the sense of
         :func:`numpy.isscalar`) nor 0-d arrays are ignored; a string is a
-        scalar, and adding it fails as in the original. An entry may be a
+        scalar, and adding it fails as in Chainer 7.8. An entry may be a
         ``(value, weight)`` pair.
 
         Args:

@@ -292,7 +292,7 @@ class Variable:
     __array_priority__ = 200
 
     # Variables never hold ChainerX arrays here, and arrays are always in
-    # the standard layout; code written for the original reads these.
+    # the standard layout; code written for Chainer 7 reads these.
     _has_chainerx_array = False
     layout = None
 
@@ -591,8 +591,8 @@ class Variable:
 
     @property
     def _grad(self):
-        # The gradient array, read without any check (as the original's
-        # private attribute, which user code reads).
+        # The gradient array, read without any check (Chainer 7's private
+        # attribute, which user code reads).
         grad_var = self._grad_var
         return None if grad_var is None else grad_var._data
 
@@ -734,7 +734,7 @@ class Variable:
         return chainer.functions.average(
             self, axis=axis, weights=weights, keepdims=keepdims)
 
-    # Comparisons are not differentiable: refuse them as the original does.
+    # Comparisons are not differentiable: refuse them as Chainer does.
 
     def _refuse_comparison(self, other, op):
         raise TypeError(

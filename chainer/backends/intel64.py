@@ -4,7 +4,7 @@ iDeep (``ideep4py``) is not supported on current Python versions, so
 :func:`is_ideep_available` is always ``False``, :func:`should_use_ideep` and
 :func:`inputs_all_ready` always answer ``False``, and creating an
 :class:`Intel64Device` raises ``RuntimeError``. Code paths guarded by these
-helpers fall back to NumPy, as the original does without iDeep.
+helpers fall back to NumPy, as Chainer does without iDeep.
 """
 
 import numpy

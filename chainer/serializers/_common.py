@@ -1,6 +1,6 @@
 """What the NPZ and HDF5 serializers share.
 
-Loading is one pass over the object, as in the original: each value is
+Loading is one pass over the object, as in Chainer: each value is
 copied in as ``serialize`` asks for it, so an error on a later key leaves
 the earlier ones loaded. Errors name the key and the file.
 

@@ -1,4 +1,4 @@
-"""Deprecated array helpers kept for code written against the original."""
+"""Deprecated array helpers kept for code written against Chainer 7."""
 
 import warnings
 

@@ -5,8 +5,8 @@ Each operator of a variable maps to one function node here: ``x + y`` to
 :class:`PowVarVar`, and so on. Operands of different shapes broadcast as in
 NumPy, and the gradient of a broadcast operand is summed back to its shape.
 Constant operands (Python and NumPy scalars, NumPy/CuPy arrays) are cast to
-the dtype of the variable operand, with the results of NumPy 1 that the
-original Chainer gave: a Python integer out of an integer dtype's range wraps
+the dtype of the variable operand, with the results of NumPy 1 that
+Chainer 7.8 gave: a Python integer out of an integer dtype's range wraps
 around, and the constants derived from a NumPy scalar (``1 / value`` for
 ``x / value``, ``value - 1`` in the gradient of ``x ** value``) are computed
 in at least float64 or int64 before the cast.

@@ -25,7 +25,7 @@ class LocalConvolution2D(link.Link):
         initialW: Initializer of ``W``; ``None`` means
             :class:`~chainer.initializers.LeCunNormal`.
         initial_bias: Initializer of ``b``; ``None`` means zeros.
-        **kwargs: Accepted and ignored, as the original does.
+        **kwargs: Accepted and ignored, as Chainer does.
 
     Attributes:
         W (~chainer.Parameter): Weights of shape ``(out_channels, out_h,

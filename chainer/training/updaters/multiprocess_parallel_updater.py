@@ -26,8 +26,8 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
     """Multi-process, multi-GPU updater over NCCL (not provided).
 
     This implementation does not provide the one-process-per-GPU updater
-    of the original: constructing it raises an error that says so (or,
-    as in the original, that NCCL is missing). Use
+    of Chainer: constructing it raises an error that says so (or, as
+    Chainer does, that NCCL is missing). Use
     :class:`~chainer.training.updaters.ParallelUpdater` in one process, or
     ``chainermn`` for multi-process data parallelism.
 
@@ -40,7 +40,7 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
             :class:`~chainer.training.updaters.StandardUpdater`.
 
     Raises:
-        Exception: If NCCL is not available (the original's error).
+        Exception: If NCCL is not available (Chainer's error).
         NotImplementedError: Otherwise.
     """
 

@@ -55,7 +55,7 @@ def prepare_image(image, size, mean):
 def cached_model_path(name, source):
     """Path of a converted pre-trained model cached in the dataset root.
 
-    The original downloads (or takes) the Caffe model and converts it on
+    Chainer downloads (or takes) the Caffe model and converts it on
     the first use; neither is possible here, so the converted ``.npz`` file
     must already be in ``$CHAINER_DATASET_ROOT/pfnet/chainer/models/``.
 
