@@ -17,6 +17,7 @@ from chainer import function_node  # NOQA
 from chainer import function  # NOQA
 from chainer import _backprop
 from chainer import functions  # NOQA
+from chainer import distributions  # NOQA
 from chainer import device_resident  # NOQA
 from chainer import link_hook  # NOQA
 from chainer import link  # NOQA
@@ -60,6 +61,10 @@ from chainer.function_node import FunctionNode  # NOQA
 from chainer.function_node import grad  # NOQA
 from chainer.initializer import Initializer  # NOQA
 from chainer.device_resident import DeviceResident  # NOQA
+from chainer.distributions._distribution import cross_entropy  # NOQA
+from chainer.distributions._distribution import Distribution  # NOQA
+from chainer.distributions._distribution import kl_divergence  # NOQA
+from chainer.distributions._distribution import register_kl  # NOQA
 from chainer.link import Chain  # NOQA
 from chainer.link import ChainList  # NOQA
 from chainer.link import Link  # NOQA

@@ -12,6 +12,7 @@ smaller helpers. :mod:`chainer.testing.attr` holds the pytest marks and
 from chainer.testing.array import assert_allclose  # NOQA
 from chainer.testing.backend import BackendConfig  # NOQA
 from chainer.testing.backend import inject_backend_tests  # NOQA
+from chainer.testing.distribution_test import distribution_unittest  # NOQA
 from chainer.testing.function_link import FunctionTestCase  # NOQA
 from chainer.testing.function_link import FunctionTestError  # NOQA
 from chainer.testing.function_link import InitializerArgument  # NOQA
