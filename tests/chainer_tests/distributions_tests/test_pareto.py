@@ -1,0 +1,48 @@
+import numpy
+
+from chainer import distributions
+from chainer import testing
+
+
+@testing.parameterize(*testing.product({
+    'shape': [(3, 2), ()],
+    'is_variable': [True, False],
+    'sample_shape': [(2,), ()],
+}))
+@testing.fix_random()
+class TestPareto(testing.distribution_unittest):
+
+    def setUp_configure(self):
+        from scipy import stats
+        self.dist = distributions.Pareto
+        self.scipy_dist = stats.pareto
+        self.test_targets = {
+            'batch_shape', 'entropy', 'event_shape', 'log_prob', 'mean',
+            'support', 'variance'}
+        scale = numpy.asarray(numpy.random.uniform(0.5, 1, self.shape),
+                              numpy.float32)
+        alpha = numpy.asarray(numpy.random.uniform(3, 5, self.shape),
+                              numpy.float32)
+        self.params = {'scale': scale, 'alpha': alpha}
+        self.scipy_params = {'b': alpha, 'scale': scale}
+        self.support = '[scale, inf]'
+
+    def sample_for_test(self):
+        return numpy.random.uniform(
+            1, 5, self.sample_shape + self.shape).astype(numpy.float32)
+
+
+def test_infinite_moments():
+    dist = distributions.Pareto(numpy.ones(3, numpy.float32),
+                                numpy.array([0.5, 1.5, 3.], numpy.float32))
+    mean = dist.mean.array
+    variance = dist.variance.array
+    assert mean[0] == numpy.inf and numpy.isfinite(mean[1:]).all()
+    assert (variance[:2] == numpy.inf).all() and numpy.isfinite(variance[2])
+
+
+def test_log_prob_below_scale():
+    dist = distributions.Pareto(numpy.full(2, 2., numpy.float32),
+                                numpy.full(2, 3., numpy.float32))
+    y = dist.log_prob(numpy.array([1., 3.], numpy.float32)).array
+    assert y[0] == -numpy.inf and numpy.isfinite(y[1])
