@@ -8,6 +8,8 @@ files are interchangeable with Chainer's.
 """
 
 import copy
+import glob
+import os
 import pickle
 import zipfile
 import zlib
@@ -17,6 +19,7 @@ import numpy
 from chainer.backends import _cpu
 from chainer import serializer
 from chainer.serializers import _common
+from chainer.serializers import _temporary_files
 
 
 class DictionarySerializer(serializer.Serializer):
@@ -80,8 +83,10 @@ def _write_npz(file, arrays, compression):
 def save_npz(file, obj, compression=True):
     """Saves an object to an NPZ file.
 
-    A path is written atomically: the data go to a temporary file in the
-    same directory, which then replaces the path. Unlike
+    A path is written atomically: the data go to a temporary file
+    ``.<name>.<random>.tmp`` in the same directory, which then replaces the
+    path. Such temporary files of the same path left by a killed process
+    are removed first (never one that a live process is writing). Unlike
     :func:`numpy.savez`, no ``.npz`` suffix is appended to the path.
 
     Args:
@@ -94,9 +99,17 @@ def save_npz(file, obj, compression=True):
         >>> chainer.serializers.save_npz('model.npz', model)
     """
     if _common.is_path(file):
-        with _common.atomic_path(file) as tmp:
-            with open(tmp, 'wb') as f:
-                save_npz(f, obj, compression)
+        directory, name = os.path.split(os.path.abspath(os.fsdecode(file)))
+        _temporary_files.remove_abandoned(os.path.join(
+            glob.escape(directory), '.{}.*.tmp'.format(glob.escape(name))))
+        hold = _temporary_files.Hold()
+        try:
+            with _common.atomic_path(file) as tmp:
+                hold.take(tmp)
+                with open(tmp, 'wb') as f:
+                    save_npz(f, obj, compression)
+        finally:
+            hold.release()
         return
     arrays = obj if isinstance(obj, dict) else serialize(obj)
     _write_npz(file, arrays, compression)

@@ -8,17 +8,37 @@ target (a flat dict of arrays made by
 consumed by one thread or process (:class:`ThreadQueueWriter`,
 :class:`ProcessQueueWriter`). Every file is first written into a
 temporary directory beside its destination and then moved into place, so
-a reader never sees a partial snapshot.
+a reader never sees a partial snapshot; the temporary directories that a
+killed process leaves are removed by the next save of the same name and by
+the snapshot extension before training.
 """
 
+import glob
 import multiprocessing
 import os
 import queue
 import shutil
 import threading
 
+from chainer.serializers import _temporary_files
 from chainer.serializers import npz
 from chainer import utils
+
+
+def remove_abandoned_temporaries(outdir, prefix):
+    """Removes the temporary directories of snapshots that a killed process
+    left in ``outdir``.
+
+    Args:
+        outdir (str): The output directory.
+        prefix (str): The start of the snapshot file names whose
+            temporary directories (``tmp<prefix>...``) to look at.
+
+    Returns:
+        list of str: The directories removed.
+    """
+    return _temporary_files.remove_abandoned(os.path.join(
+        glob.escape(outdir), glob.escape('tmp' + prefix) + '*'))
 
 
 class Writer:
@@ -50,6 +70,11 @@ class Writer:
         """Saves ``target`` with ``savefun`` atomically, then runs the
         post-save hooks.
 
+        The file is written in a temporary directory
+        ``<outdir>/tmp<filename><random>``, held locked while in use;
+        those of the same file name that a killed process left are removed
+        first.
+
         Args:
             filename (str): The file name.
             outdir (str): The output directory.
@@ -57,10 +82,12 @@ class Writer:
             savefun: Called as ``savefun(path, target, **kwds)``.
             **kwds: Passed to ``savefun``.
         """
+        remove_abandoned_temporaries(outdir, filename)
         with utils.tempdir(prefix='tmp' + filename, dir=outdir) as tmpdir:
-            tmppath = os.path.join(tmpdir, filename)
-            savefun(tmppath, target, **kwds)
-            shutil.move(tmppath, os.path.join(outdir, filename))
+            with _temporary_files.holding(tmpdir):
+                tmppath = os.path.join(tmpdir, filename)
+                savefun(tmppath, target, **kwds)
+                shutil.move(tmppath, os.path.join(outdir, filename))
         self._post_save()
 
     def _add_cleanup_hook(self, hook_fun):
