@@ -12,6 +12,7 @@ import numpy
 
 from chainer.dataset import iterator
 from chainer.iterators import order_samplers
+from chainer import serializer as serializer_module
 
 
 IteratorState = collections.namedtuple('IteratorState', (
@@ -161,6 +162,26 @@ class EpochIterator(iterator.Iterator):
     def _load_previous_epoch_detail(self, serializer):
         self._previous_epoch_detail = load_previous_epoch_detail(
             serializer, self, self._epoch_size)
+
+
+def serialize_order_sampler(serializer, order_sampler):
+    """Saves or loads the state of an iterator's order sampler.
+
+    Only an order sampler with a ``serialize`` method (such as
+    :class:`~chainer.iterators.ShuffleOrderSampler`) has one; it goes under
+    ``order_sampler/``, a key that Chainer 7.8 does not read.
+
+    Args:
+        serializer (~chainer.AbstractSerializer): The iterator's
+            serializer.
+        order_sampler: The order sampler, or ``None``.
+
+    A plain callable standing for a serializer (pickling uses one) saves
+    nothing of it.
+    """
+    if (order_sampler is not None and hasattr(order_sampler, 'serialize')
+            and isinstance(serializer, serializer_module.AbstractSerializer)):
+        order_sampler.serialize(serializer['order_sampler'])
 
 
 def load_previous_epoch_detail(serializer, it, epoch_size):

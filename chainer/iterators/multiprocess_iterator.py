@@ -164,8 +164,9 @@ class MultiprocessIterator(_statemachine.EpochIterator):
 
         The keys are ``current_position``, ``epoch``, ``is_new_epoch``,
         ``order`` (only when the order is not the natural one) and
-        ``previous_epoch_detail``, as in Chainer's snapshots. Batches read
-        ahead are dropped.
+        ``previous_epoch_detail``, as in Chainer's snapshots, and the state
+        of the order sampler's random generator (``order_sampler/...``).
+        Batches read ahead are dropped.
 
         Args:
             serializer (~chainer.AbstractSerializer): The serializer.
@@ -185,6 +186,7 @@ class MultiprocessIterator(_statemachine.EpochIterator):
                 serializer('_order', order)
         self._reset_state(current_position, epoch, is_new_epoch, order)
         self._load_previous_epoch_detail(serializer)
+        _statemachine.serialize_order_sampler(serializer, self.order_sampler)
 
     def reset(self):
         """Goes back to the start of the first epoch.

@@ -70,7 +70,9 @@ class MultithreadIterator(_statemachine.EpochIterator):
         """Saves or loads the position of the iterator.
 
         The keys are ``current_position``, ``epoch``, ``is_new_epoch``,
-        ``_order`` and ``previous_epoch_detail``, as in Chainer's snapshots.
+        ``_order`` and ``previous_epoch_detail``, as in Chainer's snapshots,
+        and the state of the order sampler's random generator
+        (``order_sampler/...``).
         A batch read ahead is dropped.
 
         Args:
@@ -89,6 +91,7 @@ class MultithreadIterator(_statemachine.EpochIterator):
         if self._previous_epoch_detail is None:
             self._previous_epoch_detail = -1.
         self._next = None
+        _statemachine.serialize_order_sampler(serializer, self.order_sampler)
 
     @staticmethod
     def _read(args):

@@ -2,6 +2,8 @@
 
 import numpy
 
+from chainer.iterators import _random_state
+
 
 class OrderSampler:
     """Base class of order samplers.
@@ -30,6 +32,10 @@ class OrderSampler:
 class ShuffleOrderSampler(OrderSampler):
     """Order sampler visiting the examples in a new random order each epoch.
 
+    The state of its generator is saved with the iterator (under
+    ``order_sampler/random_state``), so that a training resumed from a
+    snapshot draws the same orders as one that was never interrupted.
+
     Args:
         random_state (numpy.random.RandomState): The random number
             generator; NumPy's global one by default, so that
@@ -43,3 +49,12 @@ class ShuffleOrderSampler(OrderSampler):
 
     def __call__(self, current_order, current_position):
         return self._random.permutation(len(current_order))
+
+    def serialize(self, serializer):
+        """Saves or loads the state of the random number generator.
+
+        Args:
+            serializer (~chainer.AbstractSerializer): The serializer.
+        """
+        if _random_state.is_supported(self._random):
+            _random_state.serialize(serializer, 'random_state', self._random)

@@ -68,7 +68,8 @@ class SerialIterator(_statemachine.EpochIterator):
 
         The keys are ``current_position``, ``epoch``, ``is_new_epoch``,
         ``order`` (only when the order is not the natural one) and
-        ``previous_epoch_detail``, as in Chainer's snapshots.
+        ``previous_epoch_detail``, as in Chainer's snapshots, and the state of
+        the order sampler's random generator (``order_sampler/...``).
 
         Args:
             serializer (~chainer.AbstractSerializer): The serializer.
@@ -87,3 +88,4 @@ class SerialIterator(_statemachine.EpochIterator):
         self._state = _statemachine.IteratorState(
             current_position, epoch, is_new_epoch, order)
         self._load_previous_epoch_detail(serializer)
+        _statemachine.serialize_order_sampler(serializer, self.order_sampler)

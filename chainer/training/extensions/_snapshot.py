@@ -1,9 +1,15 @@
 """Extensions that save snapshots of the trainer or of any object."""
 
 import os
+import random
 import warnings
+import zipfile
+import zlib
+
+import numpy
 
 from chainer import configuration
+from chainer.iterators import _random_state
 from chainer.serializers import npz
 from chainer.training import extension
 from chainer.training.extensions import snapshot_writers
@@ -37,6 +43,19 @@ def _find_stale_snapshots(fmt, path, n_retains):
     files = _find_snapshot_files(fmt, path)
     for _, name in files[:max(len(files) - n_retains, 0)]:
         yield name
+
+
+def _archive_problem(path):
+    """Returns what is wrong with the NPZ (zip) archive ``path``, or
+    ``None`` when every member is whole (checksums verified)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            bad = archive.testzip()
+    except (OSError, EOFError, zipfile.BadZipFile, zlib.error) as e:
+        return '{}: {}'.format(type(e).__name__, e)
+    if bad is not None:
+        return 'member {} has a wrong checksum'.format(bad)
+    return None
 
 
 def _pop_num_retain(kwargs):
@@ -83,8 +102,13 @@ n_retains=-1, autoload=False)
 
     A trainer snapshot holds everything that changes during training (the
     models, the optimizers, the iterators, the extensions' states and the
-    elapsed time), so loading it into an identically built trainer resumes
-    the training. The file is written aside and moved into place.
+    elapsed time) and the random state it draws from (NumPy's global
+    generator, Python's :mod:`random`, each iterator's order sampler), so
+    that loading it into an identically built trainer resumes the training
+    where it stopped, drawing the same random numbers as a run that was
+    never interrupted. The file is written in a temporary directory and
+    moved into place; the temporary directories that a killed run left are
+    removed before training.
 
     It is called once per epoch by default, with priority -100 (after the
     other extensions).
@@ -108,7 +132,9 @@ n_retains=-1, autoload=False)
             ``filename``) are kept.
         autoload (bool): Before training, load the newest snapshot file
             matching a string ``filename`` in the output directory, if
-            any, into the target (it must be an NPZ file).
+            any, into the target (it must be an NPZ file). A damaged file
+            (a truncated or corrupt archive) is skipped with a warning
+            naming it, and the newest readable one before it is loaded.
 
     Returns:
         The extension.
@@ -162,18 +188,21 @@ class _Snapshot(extension.Extension):
         self.autoload = autoload
 
     def initialize(self, trainer):
-        """Loads the latest snapshot (with ``autoload``) and installs the
-        removal of stale ones (with ``n_retains``)."""
+        """Removes the temporary files of snapshots that a killed run left,
+        loads the latest readable snapshot (with ``autoload``) and installs
+        the removal of stale snapshots (with ``n_retains``)."""
         target = trainer if self._target is None else self._target
         outdir = trainer.out
+        if isinstance(self.filename, str) and os.path.isdir(outdir):
+            snapshot_writers.remove_abandoned_temporaries(
+                outdir, self.filename.split('{')[0])
         if self.autoload:
-            filename = _find_latest_snapshot(self.filename, outdir)
-            if filename is None:
+            snapshot_file = self._find_readable_snapshot(outdir)
+            if snapshot_file is None:
                 if configuration.is_debug():
                     print('No snapshot file that matches {} was found'
                           .format(self.filename))
             else:
-                snapshot_file = os.path.join(outdir, filename)
                 npz.load_npz(snapshot_file, target)
                 if configuration.is_debug():
                     print('Snapshot loaded from', snapshot_file)
@@ -187,6 +216,42 @@ class _Snapshot(extension.Extension):
                     os.remove(os.path.join(outdir, name))
 
             self.writer._add_cleanup_hook(_cleanup)
+
+    def _find_readable_snapshot(self, outdir):
+        # The newest snapshot file whose archive is whole; the damaged
+        # newer ones are skipped with a warning (and left in place).
+        if not os.path.isdir(outdir):
+            return None
+        for _, name in reversed(_find_snapshot_files(self.filename, outdir)):
+            path = os.path.join(outdir, name)
+            problem = _archive_problem(path)
+            if problem is None:
+                return path
+            warnings.warn(
+                'The snapshot file {} is damaged ({}); it is skipped and '
+                'the newest readable snapshot before it is loaded.'.format(
+                    path, problem), RuntimeWarning)
+        return None
+
+    def serialize(self, serializer):
+        """Saves or loads the random state that training draws from.
+
+        A snapshot of the trainer (no ``target``) holds the states of
+        NumPy's global random generator and of Python's :mod:`random`
+        (keys ``random_state/numpy`` and ``random_state/python`` under the
+        extension), so that a run resumed from it draws the same numbers
+        (shuffled orders, dropout masks, ...) as the run that was never
+        interrupted. Snapshots without them (older ones, Chainer's) load as
+        they are; Chainer 7.8 loads these files and ignores the keys.
+
+        Args:
+            serializer (~chainer.AbstractSerializer): The serializer.
+        """
+        if self._target is not None:
+            return
+        s = serializer['random_state']
+        _random_state.serialize(s, 'numpy', numpy.random.random.__self__)
+        _random_state.serialize(s, 'python', random._inst)
 
     def on_error(self, trainer, exc, tb):
         """Takes a snapshot if ``snapshot_on_error`` is set."""

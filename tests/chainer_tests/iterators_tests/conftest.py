@@ -7,14 +7,15 @@ import chainer
 class NpzLikeSerializer(chainer.Serializer):
     """Saves values as NumPy arrays into a dict, as ``save_npz`` does."""
 
-    def __init__(self, target):
+    def __init__(self, target, path=''):
         self.target = target
+        self.path = path
 
     def __getitem__(self, key):
-        raise NotImplementedError
+        return NpzLikeSerializer(self.target, self.path + key + '/')
 
     def __call__(self, key, value):
-        self.target[key] = numpy.asarray(value).copy()
+        self.target[self.path + key] = numpy.asarray(value).copy()
         return value
 
 
@@ -25,14 +26,15 @@ class NpzLikeDeserializer(chainer.Deserializer):
     current value, a missing key raises ``KeyError``.
     """
 
-    def __init__(self, source):
+    def __init__(self, source, path=''):
         self.source = source
+        self.path = path
 
     def __getitem__(self, key):
-        raise NotImplementedError
+        return NpzLikeDeserializer(self.source, self.path + key + '/')
 
     def __call__(self, key, value):
-        stored = self.source[key]
+        stored = self.source[self.path + key]
         if stored.dtype == object and stored[()] is None:
             return None
         if value is None:

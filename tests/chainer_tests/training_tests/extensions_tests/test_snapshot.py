@@ -46,6 +46,8 @@ def test_snapshot_of_trainer_per_epoch(tmp_path):
             '_snapshot_elapsed_time',
             'extension_triggers/_Snapshot/previous_epoch_detail',
             'extension_triggers/_Snapshot/previous_iteration',
+            'extensions/_Snapshot/random_state/numpy',
+            'extensions/_Snapshot/random_state/python',
             'stop_trigger/previous_epoch_detail',
             'stop_trigger/previous_iteration']
         assert int(f['extension_triggers/_Snapshot/previous_iteration']) \
@@ -178,3 +180,167 @@ class _Sleep(training.Extension):
 
 def _stop_at_once(trainer):
     return True
+
+
+def _hold_open(path):
+    # A live writer: a lock held on its temporary path (another process or
+    # thread holds one the same way).
+    from chainer.serializers import _temporary_files
+    hold = _temporary_files.Hold()
+    hold.take(str(path))
+    return hold
+
+
+def test_abandoned_temporary_directories_are_removed(tmp_path):
+    # A killed run leaves its temporary snapshot directories; the next
+    # trainer with the same snapshot name removes them, not a live one.
+    for name in ('tmpsnapshot_iter_2abc', 'tmpsnapshot_iter_4def'):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / 'snapshot_iter_2').write_bytes(b'partial')
+    live = tmp_path / 'tmpsnapshot_iter_6live'
+    live.mkdir()
+    (tmp_path / 'tmpother_1xyz').mkdir()
+    hold = _hold_open(live)
+    try:
+        trainer = _trainer(tmp_path, stop=(2, 'iteration'))
+        trainer.extend(extensions.snapshot())
+        trainer.run()
+        assert sorted(os.listdir(str(tmp_path))) == [
+            'snapshot_iter_2', 'tmpother_1xyz', 'tmpsnapshot_iter_6live']
+    finally:
+        hold.release()
+
+
+def test_abandoned_npz_temporary_files_are_removed(tmp_path):
+    target = tmp_path / 'model.npz'
+    (tmp_path / '.model.npz.dead0001.tmp').write_bytes(b'partial')
+    (tmp_path / '.model.npz.live0002.tmp').write_bytes(b'writing')
+    (tmp_path / '.other.npz.dead0003.tmp').write_bytes(b'partial')
+    hold = _hold_open(tmp_path / '.model.npz.live0002.tmp')
+    try:
+        serializers.save_npz(str(target), _model(1.))
+    finally:
+        hold.release()
+    assert sorted(os.listdir(str(tmp_path))) == [
+        '.model.npz.live0002.tmp', '.other.npz.dead0003.tmp', 'model.npz']
+    loaded = _model(0.)
+    serializers.load_npz(str(target), loaded)
+    assert (loaded.l1.W.array == 1).all()
+
+
+@pytest.mark.parametrize('damage', ['truncated', 'empty', 'bit-flip'])
+def test_autoload_skips_damaged_snapshot(tmp_path, damage):
+    serializers.save_npz(str(tmp_path / 'model_1'), _model(1.),
+                         compression=False)
+    serializers.save_npz(str(tmp_path / 'model_2'), _model(2.),
+                         compression=False)
+    newest = tmp_path / 'model_3'
+    serializers.save_npz(str(newest), _model(3.), compression=False)
+    data = newest.read_bytes()
+    if damage == 'truncated':
+        data = data[:len(data) // 2]
+    elif damage == 'empty':
+        data = b''
+    else:
+        # A byte of an array, inside the archive: its checksum fails.
+        at = data.index(numpy.float32(3.).tobytes())
+        data = data[:at] + b'\xff' + data[at + 1:]
+    newest.write_bytes(data)
+    for i, name in enumerate(('model_1', 'model_2', 'model_3')):
+        os.utime(str(tmp_path / name), (i + 1, i + 1))
+
+    target = _model(0.)
+    trainer = _trainer(tmp_path, stop=_stop_at_once)
+    trainer.extend(extensions.snapshot_object(
+        target, 'model_{.updater.iteration}', autoload=True))
+    with pytest.warns(RuntimeWarning, match='model_3 is damaged'):
+        trainer.run()
+    assert (target.l1.W.array == 2).all()
+    # The damaged file is left for the user to look at.
+    assert newest.exists()
+
+
+def test_autoload_all_damaged_starts_afresh(tmp_path):
+    (tmp_path / 'model_1').write_bytes(b'PK\3\4garbage')
+    target = _model(0.)
+    trainer = _trainer(tmp_path, stop=_stop_at_once)
+    trainer.extend(extensions.snapshot_object(
+        target, 'model_{.updater.iteration}', autoload=True))
+    with pytest.warns(RuntimeWarning, match='model_1 is damaged'):
+        trainer.run()
+    assert (target.l1.W.array == 0).all()
+
+
+def _classifier():
+    model = chainer.Sequential(
+        L.Linear(4, 16), chainer.functions.relu,
+        lambda h: chainer.functions.dropout(h, 0.5), L.Linear(16, 3))
+    return L.Classifier(model)
+
+
+def _run_training(out, stop, resume=False, seed=0):
+    """Trains a small classifier with default shuffling and dropout,
+    taking a snapshot every 5 iterations; returns the log and the
+    parameters."""
+    import random
+
+    from chainer import iterators
+    from chainer import optimizers
+
+    numpy.random.seed(seed)
+    random.seed(seed)
+    rng = numpy.random.RandomState(1)
+    x = rng.randn(30, 4).astype(numpy.float32)
+    t = (rng.rand(30) * 3).astype(numpy.int32)
+    data = chainer.datasets.TupleDataset(x, t)
+    model = _classifier()
+    optimizer = optimizers.MomentumSGD(lr=0.05)
+    optimizer.setup(model)
+    train_iter = iterators.SerialIterator(data, 4)
+    updater = training.updaters.StandardUpdater(train_iter, optimizer)
+    trainer = training.Trainer(updater, (stop, 'iteration'), out=str(out))
+    trainer.extend(extensions.LogReport(trigger=(1, 'iteration')))
+    trainer.extend(_DrawPythonRandom(), trigger=(1, 'iteration'))
+    trainer.extend(extensions.snapshot(autoload=resume),
+                   trigger=(5, 'iteration'))
+    trainer.run()
+    log = [{k: v for k, v in entry.items() if k != 'elapsed_time'}
+           for entry in trainer.get_extension('LogReport').log]
+    params = {name: p.array.copy() for name, p in model.namedparams()}
+    return log, params
+
+
+class _DrawPythonRandom(training.Extension):
+    """Reports a number drawn from Python's random, as user code may."""
+
+    priority = training.PRIORITY_WRITER + 1
+
+    def __call__(self, trainer):
+        import random
+        chainer.report({'draw': random.random()})
+
+
+def test_resumed_run_equals_uninterrupted_run(tmp_path):
+    expected_log, expected_params = _run_training(tmp_path / 'whole', 23)
+    _run_training(tmp_path / 'resumed', 10)
+    # The resumed process starts from other seeds, as a new process would.
+    log, params = _run_training(tmp_path / 'resumed', 23, resume=True,
+                                seed=123)
+    assert len(log) == 23
+    assert log == expected_log
+    assert sorted(params) == sorted(expected_params)
+    for name in params:
+        numpy.testing.assert_array_equal(params[name], expected_params[name])
+
+
+def test_snapshot_without_random_state_still_loads(tmp_path):
+    # Snapshots written by Chainer 7.8 have no random_state keys.
+    _run_training(tmp_path, 5)
+    path = tmp_path / 'snapshot_iter_5'
+    with numpy.load(str(path)) as f:
+        arrays = {k: f[k] for k in f.files if 'random_state' not in k}
+    assert len(arrays) < len(numpy.load(str(path)).files)
+    numpy.savez(str(path), **arrays)
+    os.replace(str(path) + '.npz', str(path))
+    log, _ = _run_training(tmp_path, 8, resume=True)
+    assert len(log) == 8
