@@ -13,7 +13,7 @@ _UINT64 = numpy.iinfo(numpy.uint64)
 
 def _padding_value(padding, dtype):
     # The padding as an array of ``dtype`` stores it. A Python number goes
-    # into an integer dtype as under NumPy 1, where the original ran: it is
+    # into an integer dtype as Chainer stored it under NumPy 1: it is
     # truncated to an integer, which must fit a C long (or, for uint64, an
     # unsigned one), and then wraps around (-1 pads uint8 with 255) where
     # NumPy 2 raises OverflowError.

@@ -24,7 +24,7 @@ def _check_permutation(indices, size, range_error):
 def _check_indices(indices, size):
     # Checks that ``indices`` is a permutation of the ``size`` positions
     # of the axis. Debug mode first checks that it is a permutation of its
-    # own length, raising ValueError as the original does.
+    # own length, raising ValueError as Chainer's debug mode does.
     indices = cuda.to_cpu(indices)
     if chainer.is_debug():
         _check_permutation(indices, len(indices), ValueError)
