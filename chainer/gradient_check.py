@@ -198,9 +198,8 @@ def numerical_grad(
         diff_atol (float): Absolute tolerance of the fitting error.
         diff_rtol (float): Tolerance of the fitting error relative to the
             range of the sampled outputs.
-        center_outputs (tuple of arrays): The outputs of ``f`` at
-            ``inputs``, if already known; with ``detect_nondifferentiable``
-            they save one evaluation.
+        center_outputs: Accepted for compatibility and ignored: the outputs
+            at ``inputs`` are always recomputed in float64.
 
     Returns:
         list of arrays: The gradients, one per input, of the input dtypes.
@@ -247,10 +246,9 @@ def numerical_grad(
 
     if detect_nondifferentiable:
         offsets = (-1., -.5, 0., .5, 1.)
-        if center_outputs is None:
-            y_center = evaluate()
-        else:
-            y_center = as_float64(center_outputs)
+        # ``center_outputs`` is ignored, as Chainer does: outputs computed
+        # in a low-precision dtype are too coarse to judge differentiability.
+        y_center = evaluate()
     else:
         offsets = (-1., 1.)
     grads = [xp.zeros(x.shape, numpy.float64) for x in inputs]
