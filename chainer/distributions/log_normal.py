@@ -8,7 +8,8 @@ from chainer.functions.math import exponential
 from chainer.utils import cache
 
 
-_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+#: Log-density of the standard normal at 0, ``-log(2 pi) / 2``.
+LOGPROBC = - 0.5 * math.log(2 * math.pi)
 
 
 class LogNormal(_distribution.Distribution):
@@ -50,11 +51,11 @@ class LogNormal(_distribution.Distribution):
 
     @cache.cached_property
     def entropy(self):
-        return 0.5 + _LOG_SQRT_2PI + self._log_sigma + self.mu
+        return 0.5 - LOGPROBC + self._log_sigma + self.mu
 
     def log_prob(self, x):
         logx = exponential.log(x)
-        return (- _LOG_SQRT_2PI - self._log_sigma - logx
+        return (LOGPROBC - self._log_sigma - logx
                 - 0.5 * (logx - self.mu) ** 2 / self.sigma ** 2)
 
     @cache.cached_property

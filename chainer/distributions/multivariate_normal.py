@@ -4,7 +4,6 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer.backends import cuda
 from chainer.distributions import _distribution
 from chainer.distributions import utils as dist_utils
 from chainer.functions.array import broadcast
@@ -21,8 +20,10 @@ from chainer.utils import cache
 from chainer.utils import type_check
 
 
-_HALF_LOG_2PI_E = 0.5 * math.log(2 * math.pi * math.e)
-_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+#: Entropy of the standard normal, ``log(2 pi e) / 2``.
+ENTROPYC = 0.5 * math.log(2 * math.pi * math.e)
+#: Log-density of the standard normal at 0, ``-log(2 pi) / 2``.
+LOGPROBC = - 0.5 * math.log(2 * math.pi)
 
 
 def _solve_triangular_cpu():
@@ -66,7 +67,8 @@ class TriangularInv(function_node.FunctionNode):
         if xp is numpy:
             solve = _solve_triangular_cpu()
         else:
-            solve = cuda.cupyx.scipy.linalg.solve_triangular
+            from cupyx.scipy import linalg
+            solve = linalg.solve_triangular
         d = a.shape[-1]
         inv = xp.empty_like(a)
         if d == 0:
@@ -166,7 +168,7 @@ class MultivariateNormal(_distribution.Distribution):
 
     @cache.cached_property
     def entropy(self):
-        return self._logdet_scale + _HALF_LOG_2PI_E * self.d
+        return self._logdet_scale + ENTROPYC * self.d
 
     def log_prob(self, x):
         x = chainer.as_variable(x)
@@ -177,7 +179,7 @@ class MultivariateNormal(_distribution.Distribution):
         mahalanobis = squeeze.squeeze(
             matmul.matmul(swapaxes.swapaxes(whitened, -1, -2), whitened),
             axis=(-2, -1))
-        log_z = -_HALF_LOG_2PI * self.d - self._logdet_scale
+        log_z = LOGPROBC * self.d - self._logdet_scale
         return broadcast.broadcast_to(log_z, shape[:-1]) - 0.5 * mahalanobis
 
     @cache.cached_property

@@ -12,9 +12,12 @@ from chainer.utils import argument
 from chainer.utils import cache
 
 
-_HALF_LOG_2PI_E = 0.5 * math.log(2 * math.pi * math.e)
-_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
-_INV_SQRT_2PI = 1. / (2 * math.pi) ** 0.5
+#: Entropy of the standard normal, ``log(2 pi e) / 2``.
+ENTROPYC = 0.5 * math.log(2 * math.pi * math.e)
+#: Log-density of the standard normal at 0, ``-log(2 pi) / 2``.
+LOGPROBC = - 0.5 * math.log(2 * math.pi)
+#: Density of the standard normal at 0, ``1 / sqrt(2 pi)``.
+PROBC = 1. / (2 * math.pi) ** 0.5
 
 
 class Normal(_distribution.Distribution):
@@ -82,7 +85,7 @@ class Normal(_distribution.Distribution):
 
     @cache.cached_property
     def entropy(self):
-        return self.log_scale + _HALF_LOG_2PI_E
+        return self.log_scale + ENTROPYC
 
     def icdf(self, x):
         return self.loc + self.scale * ndtri.ndtri(x)
@@ -91,7 +94,7 @@ class Normal(_distribution.Distribution):
         return log_ndtr.log_ndtr((x - self.loc) / self.scale)
 
     def log_prob(self, x):
-        return (- _HALF_LOG_2PI - self.log_scale
+        return (LOGPROBC - self.log_scale
                 - 0.5 * (x - self.loc) ** 2 / self.variance)
 
     def log_survival_function(self, x):
@@ -106,7 +109,7 @@ class Normal(_distribution.Distribution):
         return {'loc': self.loc, 'scale': self.scale}
 
     def prob(self, x):
-        return (_INV_SQRT_2PI / self.scale) * exponential.exp(
+        return (PROBC / self.scale) * exponential.exp(
             -0.5 * (x - self.loc) ** 2 / self.variance)
 
     def sample_n(self, n):
