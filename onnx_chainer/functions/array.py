@@ -169,7 +169,11 @@ def convert_Swapaxes(func, opset_version, input_names, output_names,
 def convert_Moveaxis(func, opset_version, input_names, output_names,
                      context):
     ndim = _ndim(func)
-    perm = np.moveaxis(np.arange(ndim), func.source, func.destination)
+    source = [a % ndim for a in func.source]
+    destination = [a % ndim for a in func.destination]
+    perm = [a for a in range(ndim) if a not in source]
+    for dest, src in sorted(zip(destination, source)):
+        perm.insert(dest, src)
     return _transpose(func, output_names, input_names, perm)
 
 
@@ -177,7 +181,12 @@ def convert_Moveaxis(func, opset_version, input_names, output_names,
 def convert_Rollaxis(func, opset_version, input_names, output_names,
                      context):
     ndim = _ndim(func)
-    perm = np.rollaxis(np.arange(ndim), func.axis, func.start)
+    axis = func.axis % ndim
+    start = func.start + ndim if func.start < 0 else func.start
+    if axis < start:
+        start -= 1
+    perm = [a for a in range(ndim) if a != axis]
+    perm.insert(start, axis)
     return _transpose(func, output_names, input_names, perm)
 
 
@@ -471,6 +480,17 @@ def convert_GetItem(func, opset_version, input_names, output_names,
             raise unsupported(
                 func, opset_version,
                 'indexing arrays and integers must be adjacent')
+        array_positions = [
+            i for i, s in enumerate(items)
+            if s is not None and not isinstance(s, (int, np.integer, slice))]
+        if len(arrays) > 1 and (
+                array_positions[-1] - array_positions[0] + 1 !=
+                len(array_positions) or
+                any(s is None for s in items[:array_positions[0]])):
+            raise unsupported(
+                func, opset_version,
+                'several indexing arrays must be consecutive and come '
+                'before any None')
         if len(arrays) == 1:
             axis, index = arrays[0]
             x = gb.op('Gather', [x, gb.const(_common.int64s(index).reshape(

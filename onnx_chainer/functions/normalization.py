@@ -8,15 +8,20 @@ from onnx_chainer import onnx_helper
 
 
 def _input_array(func, i):
-    var = func.inputs[i].get_variable_or_none()
-    return None if var is None else var.array
+    # The array of an input, also when only the function retained it.
+    return func.inputs[i].get_variable().array
 
 
 def _batch_statistics(func):
     # Mean and variance of the traced batch: a model traced in train mode
     # normalizes with them, and the exported graph reproduces that run.
-    x = chainer_to_numpy(_input_array(func, 0))
     axis = tuple(func.axis)
+    x = _input_array(func, 0)
+    if x is None:
+        mean = func.mean.reshape(-1)
+        inv_std = func.inv_std.reshape(-1)
+        return mean, 1 / (inv_std * inv_std) - func.eps
+    x = chainer_to_numpy(x)
     return x.mean(axis=axis), x.var(axis=axis)
 
 

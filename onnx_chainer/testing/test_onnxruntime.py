@@ -54,8 +54,11 @@ def check_model_expect(test_path, input_names=None, rtol=1e-5, atol=1e-5):
             'onnxruntime is needed to check exported models: '
             'pip install onnxruntime')
     model = onnx.load_model(os.path.join(test_path, 'model.onnx'))
+    options = onnxruntime.SessionOptions()
+    options.log_severity_level = 3
     session = onnxruntime.InferenceSession(
-        model.SerializeToString(), providers=['CPUExecutionProvider'])
+        model.SerializeToString(), options,
+        providers=['CPUExecutionProvider'])
     rt_input_names = [v.name for v in session.get_inputs()]
     rt_output_names = [v.name for v in session.get_outputs()]
     if input_names is not None:
