@@ -26,11 +26,17 @@ _ADDRESS = re.compile(r' at 0x[0-9a-fA-F]+')
 
 def _param_to_str(obj):
     # Classes, functions and modules are shown by name; other objects by
-    # their repr with memory addresses removed.
+    # their repr with memory addresses removed. NumPy values are written as
+    # NumPy 1 wrote them (``bool_``, ``1.0`` rather than ``np.float32(1.0)``)
+    # so that test names stay those Chainer 7.8 users know.
+    if obj is numpy.bool_:
+        return 'bool_'
     name = getattr(obj, '__name__', None)
     if isinstance(name, str):
         return name
-    return _ADDRESS.sub('', repr(obj))
+    with numpy.printoptions(legacy='1.25'):
+        text = repr(obj)
+    return _ADDRESS.sub('', text)
 
 
 def _shorten(s, maxlen):

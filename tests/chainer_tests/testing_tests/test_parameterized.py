@@ -274,3 +274,12 @@ def test_generated_ids_are_stable_across_xdist_workers(tmp_path):
     result = _run_pytest(tmp_path, '-v', '-n', '2')
     assert result.returncode == 0, result.stdout + result.stderr
     assert len(_passed_ids(result.stdout)) == 6
+
+
+def test_numpy_values_are_named_as_under_numpy_1():
+    from chainer.testing import parameterized
+    assert parameterized._param_to_str(numpy.bool_) == 'bool_'
+    assert parameterized._param_to_str(numpy.float32) == 'float32'
+    assert parameterized._param_to_str(numpy.float32(1.5)) == '1.5'
+    assert parameterized._param_to_str(
+        [numpy.int64(3), numpy.True_]) == '[3, True]'
