@@ -7,10 +7,16 @@ from chainer import function_hook
 from chainer.backends import cuda
 from chainer.function_hooks import _report
 
-if cuda.available:
+# Whether CuPy offers memory hooks (``cupy.cuda.MemoryHook``), which the
+# profile needs; ``_resolution_error`` says why not when it does not.
+try:
     _MemoryHook = cuda.cupy.cuda.MemoryHook
-else:
+    memory_hook_available = True
+    _resolution_error = None
+except AttributeError as e:
     _MemoryHook = object
+    memory_hook_available = False
+    _resolution_error = e
 
 
 class CupyMemoryCumulativeHook(_MemoryHook):
@@ -65,6 +71,9 @@ class CupyMemoryProfileHook(function_hook.FunctionHook):
 
     def __init__(self):
         cuda.check_cuda_available()
+        if not memory_hook_available:
+            raise RuntimeError(
+                'CuPy >= 2.0 is required. {}'.format(_resolution_error))
         self.call_history = []
         self._memory_hook = CupyMemoryCumulativeHook()
         self._running_stack = []

@@ -12,22 +12,39 @@ if cuda.cudnn_enabled:
     _algorithm = cuda.libcudnn.CUDNN_SOFTMAX_LOG
 
 
+def logsumexp(x, axis):
+    """``log(sum(exp(x)))`` of an array along an axis, computed stably.
+
+    The elements are shifted by their maximum along ``axis`` before the
+    exponential, so that it cannot overflow. It is the normaliser of
+    :func:`log_softmax`.
+
+    Args:
+        x (:ref:`ndarray`): A float array.
+        axis (int): The axis to reduce.
+
+    Returns:
+        :ref:`ndarray`: The result, with ``axis`` kept as an axis of size
+        one.
+    """
+    xp = backend.get_array_module(x)
+    log_z = x.max(axis=axis, keepdims=True)
+    shifted = x - log_z
+    xp.exp(shifted, out=shifted)
+    s = shifted.sum(axis=axis, keepdims=True)
+    xp.log(s, out=s)
+    log_z += s
+    return log_z
+
+
 def _log_softmax(x, axis=1):
     # log_softmax on an array (cuDNN when enabled), also used by the
-    # softmax cross entropy. Without cuDNN, one fresh array holds
-    # exp(x - max) while the normaliser is computed, then the result.
+    # softmax cross entropy.
     if softmax._use_cudnn(x):
         return _cudnn.softmax_forward(x, axis, _algorithm)
     if x.shape[axis] == 0:
         return x.copy()
-    xp = backend.get_array_module(x)
-    log_z = x.max(axis=axis, keepdims=True)
-    y = x - log_z
-    xp.exp(y, out=y)
-    s = y.sum(axis=axis, keepdims=True)
-    xp.log(s, out=s)
-    log_z += s
-    return xp.subtract(x, log_z, out=y)
+    return x - logsumexp(x, axis)
 
 
 class LogSoftmax(function_node.FunctionNode):

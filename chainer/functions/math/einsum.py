@@ -8,8 +8,9 @@ from chainer.utils import type_check
 
 
 # Letters of the axes, in the order of the integers of the sublist form
-# (and of the implicit output, which is sorted).
-_SYMBOLS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+# (and of the implicit output, which is sorted), and the set of them.
+einsum_symbols = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+einsum_symbols_set = set(einsum_symbols)
 # Subscripts hold the ellipsis ``...`` as this single character.
 _ELLIPSIS = '@'
 
@@ -55,7 +56,8 @@ def _spell_out(in_subs, ndims, out_sub, out_ndim=None):
         if out_ndim is not None and _ELLIPSIS in out_sub:
             n = out_ndim - len(out_sub) + 1
     used = set(''.join(in_subs) + out_sub)
-    ellipsis = ''.join([c for c in _SYMBOLS if c not in used][:max(n, 0)])
+    free = [c for c in einsum_symbols if c not in used]
+    ellipsis = ''.join(free[:max(n, 0)])
     return ([sub.replace(_ELLIPSIS, ellipsis) for sub in in_subs],
             out_sub.replace(_ELLIPSIS, ellipsis), ellipsis)
 
@@ -185,7 +187,7 @@ def _sublist_to_subscript(sublist):
         if s is Ellipsis:
             chars.append(_ELLIPSIS)
         elif isinstance(s, int):
-            chars.append(_SYMBOLS[s])
+            chars.append(einsum_symbols[s])
         else:
             raise TypeError(
                 'For this input type lists must contain either int or '
@@ -206,7 +208,7 @@ def _parse_einsum_input(operands):
         subscripts = operands[0].replace(' ', '')
         operands = operands[1:]
         for c in subscripts:
-            if c not in '.,->' and c not in _SYMBOLS:
+            if c not in '.,->' and c not in einsum_symbols_set:
                 raise ValueError(
                     'Character {} is not a valid symbol.'.format(c))
         if ('-' in subscripts or '>' in subscripts) and (

@@ -1,5 +1,6 @@
 """Element-wise inverse of the complementary error function."""
 
+import importlib.util
 import math
 
 from chainer.backends import cuda
@@ -10,7 +11,12 @@ from chainer import utils
 from chainer.utils import type_check
 
 
-_MINUS_HALF_SQRT_PI = -math.sqrt(math.pi) / 2
+# The factor of the derivative, sqrt(pi) / 2, under Chainer's name.
+BACKWORDC = math.sqrt(math.pi) / 2
+
+# Whether SciPy, which computes the function on the CPU, is installed; it
+# is imported on the first computation, not with Chainer.
+available_cpu = importlib.util.find_spec('scipy') is not None
 
 
 class ErfcInv(function_node.FunctionNode):
@@ -42,7 +48,7 @@ class ErfcInv(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
-        return (_MINUS_HALF_SQRT_PI * exponential.exp(y * y) *
+        return (-BACKWORDC * exponential.exp(y * y) *
                 grad_outputs[0]),
 
 

@@ -1,5 +1,6 @@
 """Element-wise scaled complementary error function."""
 
+import importlib.util
 import math
 
 from chainer.backends import cuda
@@ -7,6 +8,11 @@ from chainer import function_node
 from chainer.functions.math import _scipy_special
 from chainer import utils
 from chainer.utils import type_check
+
+
+# Whether SciPy, which computes the function on the CPU, is installed; it
+# is imported on the first computation, not with Chainer.
+available_cpu = importlib.util.find_spec('scipy') is not None
 
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)

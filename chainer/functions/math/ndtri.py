@@ -1,6 +1,7 @@
 """Element-wise inverse of the standard normal cumulative distribution
 function."""
 
+import importlib.util
 import math
 
 from chainer.backends import cuda
@@ -9,6 +10,11 @@ from chainer.functions.math import _scipy_special
 from chainer.functions.math import exponential
 from chainer import utils
 from chainer.utils import type_check
+
+
+# Whether SciPy, which computes the function on the CPU, is installed; it
+# is imported on the first computation, not with Chainer.
+available_cpu = importlib.util.find_spec('scipy') is not None
 
 
 _SQRT_2PI = math.sqrt(2 * math.pi)

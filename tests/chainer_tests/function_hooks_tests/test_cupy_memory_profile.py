@@ -20,6 +20,7 @@ class _Node:
 def cpu_hook(monkeypatch):
     """A hook built without CuPy, to check its bookkeeping and report."""
     monkeypatch.setattr(cuda, 'check_cuda_available', lambda: None)
+    monkeypatch.setattr(cupy_memory_profile, 'memory_hook_available', True)
     return function_hooks.CupyMemoryProfileHook()
 
 
@@ -33,6 +34,19 @@ def _report(hook, unit='auto'):
 def test_requires_cupy():
     with pytest.raises(RuntimeError,
                        match='CUDA environment is not correctly set up'):
+        function_hooks.CupyMemoryProfileHook()
+
+
+@pytest.mark.skipif(cuda.available, reason='CuPy is installed')
+def test_memory_hook_is_not_available_without_cupy():
+    assert cupy_memory_profile.memory_hook_available is False
+    assert isinstance(cupy_memory_profile._resolution_error, AttributeError)
+
+
+def test_requires_memory_hooks(monkeypatch):
+    monkeypatch.setattr(cuda, 'check_cuda_available', lambda: None)
+    monkeypatch.setattr(cupy_memory_profile, 'memory_hook_available', False)
+    with pytest.raises(RuntimeError, match='CuPy >= 2.0 is required'):
         function_hooks.CupyMemoryProfileHook()
 
 

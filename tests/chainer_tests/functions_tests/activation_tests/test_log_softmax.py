@@ -78,3 +78,17 @@ def test_axis_out_of_range(axis):
 def test_non_float_input():
     with pytest.raises(type_check.InvalidType):
         F.log_softmax(numpy.ones((2, 3), numpy.int32))
+
+
+@pytest.mark.parametrize('axis', [0, 1, 2])
+def test_logsumexp_helper(axis):
+    x = numpy.linspace(-3, 4, 24).reshape(2, 3, 4).astype(numpy.float32)
+    y = log_softmax.logsumexp(x, axis)
+    expected = numpy.log(numpy.exp(x.astype(numpy.float64)).sum(
+        axis=axis, keepdims=True))
+    assert y.dtype == numpy.float32
+    assert y.shape == expected.shape
+    numpy.testing.assert_allclose(y, expected, rtol=1e-6)
+    # Shifted by the maximum: large values do not overflow.
+    numpy.testing.assert_allclose(
+        log_softmax.logsumexp(x + 1000, axis), expected + 1000, rtol=1e-6)

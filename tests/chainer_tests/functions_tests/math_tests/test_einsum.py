@@ -4,6 +4,7 @@ import pytest
 import chainer
 from chainer import functions as F
 from chainer import testing
+from chainer.functions.math import einsum
 from chainer.utils import type_check
 
 
@@ -222,3 +223,16 @@ def test_diag_einsum(in_subs, out_sub, shapes, out_shape):
     gy = rng.uniform(-1, 1, out_shape)
     ggxs = [rng.uniform(-1, 1, s) for s in shapes]
     chainer.gradient_check.check_double_backward(f, xs, gy, ggxs)
+
+
+def test_symbols_of_the_sublist_form():
+    assert einsum.einsum_symbols == (
+        'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')
+    assert einsum.einsum_symbols_set == set(einsum.einsum_symbols)
+    a = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+    # Axis numbers 0 and 27 are the letters 'A' and 'b'.
+    y = F.einsum(a, [0, 27], [27])
+    numpy.testing.assert_array_equal(
+        y.array, F.einsum('Ab->b', a).array)
+    with pytest.raises(ValueError, match='not a valid symbol'):
+        F.einsum('i1->i', a)

@@ -75,3 +75,9 @@ def test_without_scipy(no_scipy):
     x = numpy.full((2,), 1.0, numpy.float32)
     with pytest.raises(ImportError, match='pip install scipy'):
         F.erfcinv(x)
+
+
+def test_derivative_factor_and_cpu_flag():
+    assert erfcinv.BACKWORDC == pytest.approx(numpy.sqrt(numpy.pi) / 2)
+    # SciPy is a test requirement.
+    assert erfcinv.available_cpu is True

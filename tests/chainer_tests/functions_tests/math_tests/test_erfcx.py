@@ -75,3 +75,8 @@ def test_without_scipy(no_scipy):
     x = numpy.full((2,), 0.5, numpy.float32)
     with pytest.raises(ImportError, match='pip install scipy'):
         F.erfcx(x)
+
+
+def test_cpu_flag():
+    # SciPy is a test requirement.
+    assert erfcx.available_cpu is True

@@ -75,3 +75,9 @@ def test_without_scipy(no_scipy):
     x = numpy.full((2,), 0.0, numpy.float32)
     with pytest.raises(ImportError, match='pip install scipy'):
         F.erfinv(x)
+
+
+def test_derivative_factor_and_cpu_flag():
+    assert erfinv.BACKWORDC == pytest.approx(numpy.sqrt(numpy.pi) / 2)
+    # SciPy is a test requirement.
+    assert erfinv.available_cpu is True
