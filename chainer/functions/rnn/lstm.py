@@ -26,6 +26,17 @@ def _gates(x, n_gates, interleaved):
     return [r[:, k] for k in range(n_gates)]
 
 
+def _sigmoid(x):
+    """The logistic sigmoid of an array, as ``tanh(x / 2) / 2 + 1 / 2``
+    (stable for any ``x``)."""
+    xp = backend.get_array_module(x)
+    y = x * 0.5
+    xp.tanh(y, out=y)
+    y *= 0.5
+    y += 0.5
+    return y
+
+
 def _activate_gates(x, n_gates, interleaved):
     """The gates of ``x``, the first through tanh and the others through the
     sigmoid, as views of one new array.
@@ -203,48 +214,88 @@ class LSTMGrad(function.Function):
         ggc_prev, ggx = grad_outputs
         batch = len(x)
         zero = x.dtype.type(0)
-        a, i, f, o = _activate_gates(x, 4, True)
-        cp = c_prev[:batch]
-        co = xp.tanh(c_next[:batch])
-        da = 1 - a * a
-        di = i * (1 - i)
-        df = f * (1 - f)
-        do = o * (1 - o)
-        dco = 1 - co * co
-        gc_b = zero if gc is None else gc[:batch]
-        gh_b = zero if gh is None else gh
-        total = gc_b + gh_b * o * dco
-
-        g_top = zero if ggc_prev is None else ggc_prev[:batch]
-        if ggx is None:
-            gga = ggi = ggf = ggo = zero
-        else:
-            gga, ggi, ggf, ggo = _gates(ggx, 4, True)
-        # The gradient reaching ``total``, which all first-order outputs
-        # but go share.
-        g_total = (g_top * f + gga * i * da + ggi * a * di
-                   + ggf * cp * df)
-
+        gg_gates = (zero,) * 4 if ggx is None else _gates(ggx, 4, True)
         g_c_prev = xp.zeros_like(c_prev)
-        g_c_prev[:batch] = ggf * total * df
-        g_x = xp.empty(x.shape, x.dtype)
-        g_a, g_i, g_f, g_o = _gates(g_x, 4, True)
-        g_a[...] = total * da * (ggi * di - 2 * gga * i * a)
-        g_i[...] = total * di * (gga * da + ggi * a * (1 - 2 * i))
-        g_f[...] = total * df * (g_top + ggf * cp * (1 - 2 * f))
-        g_o[...] = gh_b * do * (g_total * dco + ggo * co * (1 - 2 * o))
+        g_x = xp.empty_like(x)
         g_c_next = xp.zeros_like(c_next)
-        g_c_next[:batch] = gh_b * dco * (ggo * do - 2 * g_total * o * co)
+        g_gc = xp.empty_like(c_prev)
+        g_gc[batch:] = 0 if ggc_prev is None else ggc_prev[batch:]
+        g_gh = xp.empty(x.shape[:1] + c_prev.shape[1:], x.dtype)
+        lstm_grad_grad(
+            c_prev[:batch], *_gates(x, 4, True), c_next[:batch],
+            zero if gc is None else gc[:batch], zero if gh is None else gh,
+            zero if ggc_prev is None else ggc_prev[:batch], *gg_gates,
+            g_c_prev[:batch], *_gates(g_x, 4, True), g_c_next[:batch],
+            g_gc[:batch], g_gh)
+        return (g_c_prev, g_x, g_c_next, None if gc is None else g_gc,
+                None if gh is None else g_gh)
 
-        g_gc = g_gh = None
-        if gc is not None:
-            g_gc = xp.empty_like(gc)
-            g_gc[:batch] = g_total
-            g_gc[batch:] = 0 if ggc_prev is None else ggc_prev[batch:]
-        if gh is not None:
-            g_gh = g_total * o * dco + ggo * co * do
-            g_gh = xp.broadcast_to(g_gh, gh.shape).astype(gh.dtype)
-        return g_c_prev, g_x, g_c_next, g_gc, g_gh
+
+def _input_gates_grad_grad(total, c_prev, a, i, f, ggc_prev, gga, ggi, ggf):
+    # The part of an LSTM's double backward that concerns one cell state
+    # input ``c_prev`` and its activated gates ``a``, ``i`` and ``f``;
+    # ``total`` is the gradient reaching the new cell state in the first
+    # backward. Returns the gradient reaching ``total`` from this input,
+    # then those of ``c_prev``, ``a``, ``i`` and ``f``.
+    da = 1 - a * a
+    di = i * (1 - i)
+    df = f * (1 - f)
+    g_total = ggc_prev * f + gga * i * da + ggi * a * di + ggf * c_prev * df
+    return (g_total,
+            ggf * total * df,
+            total * da * (ggi * di - 2 * gga * i * a),
+            total * di * (gga * da + ggi * a * (1 - 2 * i)),
+            total * df * (ggc_prev + ggf * c_prev * (1 - 2 * f)))
+
+
+def _output_gate_grad_grad(g_total, gh, o, co, ggo):
+    # The part of an LSTM's double backward that concerns the activated
+    # output gate ``o`` and ``co = tanh(c)``, given the gradient
+    # ``g_total`` reaching the first backward's total. Returns the
+    # gradients of ``o``, ``c`` and ``gh``.
+    do = o * (1 - o)
+    dco = 1 - co * co
+    return (gh * do * (g_total * dco + ggo * co * (1 - 2 * o)),
+            gh * dco * (ggo * do - 2 * g_total * o * co),
+            g_total * o * dco + ggo * co * do)
+
+
+def lstm_grad_grad(
+        c_prev, a, i, f, o, c, gc, gh, ggc_prev, gga, ggi, ggf, ggo,
+        gc_prev, ga, gi, gf, go, gc_next, ggc, ggh):
+    """Computes the double backward of the LSTM cell into given arrays.
+
+    It is what :class:`LSTMGrad` differentiates with, for the rows of the
+    mini-batch that ``x`` covers. Each argument may be an array or, for the
+    gradients, a zero scalar.
+
+    Args:
+        c_prev: The previous cell state.
+        a, i, f, o: The pre-activations of the four gates.
+        c: The new cell state.
+        gc, gh: The gradients of the new cell state and of the output
+            received by the first backward.
+        ggc_prev, gga, ggi, ggf, ggo: The gradients of the outputs of the
+            first backward: of the gradient of ``c_prev`` and of the
+            gradients of the four gates.
+        gc_prev, ga, gi, gf, go, gc_next, ggc, ggh: The arrays to write the
+            gradients of ``c_prev``, of the four gates, of ``c``, of ``gc``
+            and of ``gh`` to.
+
+    Returns:
+        tuple: ``gc_prev``, ``ga``, ``gi``, ``gf``, ``go``, ``gc_next``,
+        ``ggc`` and ``ggh``, filled.
+    """
+    xp = backend.get_array_module(a)
+    o = _sigmoid(o)
+    co = xp.tanh(c)
+    total = gc + gh * o * (1 - co * co)
+    ggc[...], gc_prev[...], ga[...], gi[...], gf[...] = \
+        _input_gates_grad_grad(total, c_prev, xp.tanh(a), _sigmoid(i),
+                               _sigmoid(f), ggc_prev, gga, ggi, ggf)
+    go[...], gc_next[...], ggh[...] = _output_gate_grad_grad(
+        ggc, gh, o, co, ggo)
+    return gc_prev, ga, gi, gf, go, gc_next, ggc, ggh
 
 
 def lstm(c_prev, x):

@@ -8,15 +8,6 @@ from chainer.functions.rnn import lstm
 from chainer.utils import type_check
 
 
-def _sigmoid(x):
-    xp = backend.get_array_module(x)
-    y = x * 0.5
-    xp.tanh(y, out=y)
-    y *= 0.5
-    y += 0.5
-    return y
-
-
 class SLSTM(function_node.FunctionNode):
 
     """S-LSTM unit.
@@ -52,7 +43,8 @@ class SLSTM(function_node.FunctionNode):
         c_prev1, c_prev2, x1, x2 = inputs
         a1, i1, f1, _ = lstm._activate_gates(x1, 4, True)
         a2, i2, f2, _ = lstm._activate_gates(x2, 4, True)
-        o = _sigmoid(lstm._gates(x1, 4, True)[3] + lstm._gates(x2, 4, True)[3])
+        o = lstm._sigmoid(
+            lstm._gates(x1, 4, True)[3] + lstm._gates(x2, 4, True)[3])
         c = a1 * i1
         a2 *= i2
         c += a2
@@ -106,7 +98,7 @@ class SLSTMGrad(function.Function):
         if xp is numpy:
             a1, i1, f1, _ = lstm._activate_gates(x1, 4, True)
             a2, i2, f2, _ = lstm._activate_gates(x2, 4, True)
-            o = _sigmoid(
+            o = lstm._sigmoid(
                 lstm._gates(x1, 4, True)[3] + lstm._gates(x2, 4, True)[3])
             co = numpy.tanh(c)
             if gh is None:
@@ -168,69 +160,79 @@ class SLSTMGrad(function.Function):
         c_prev1, c_prev2, x1, x2, c, gc, gh = inputs
         ggc_prev1, ggc_prev2, ggx1, ggx2 = grad_outputs
         zero = x1.dtype.type(0)
-        a1, i1, f1, _ = lstm._activate_gates(x1, 4, True)
-        a2, i2, f2, _ = lstm._activate_gates(x2, 4, True)
-        o = _sigmoid(lstm._gates(x1, 4, True)[3] + lstm._gates(x2, 4, True)[3])
-        co = xp.tanh(c)
-        do = o * (1 - o)
-        dco = 1 - co * co
-        gh_ = zero if gh is None else gh
-        total = gh_ * o * dco
-        if gc is not None:
-            total = total + gc
 
-        def gate_grads(ggx):
-            if ggx is None:
-                return zero, zero, zero, zero
-            return lstm._gates(ggx, 4, True)
+        def gates_or_zero(ggx):
+            return (zero,) * 4 if ggx is None else lstm._gates(ggx, 4, True)
 
-        gga1, ggi1, ggf1, ggo1 = gate_grads(ggx1)
-        gga2, ggi2, ggf2, ggo2 = gate_grads(ggx2)
-        ggo = ggo1 + ggo2
-        g_top1 = zero if ggc_prev1 is None else ggc_prev1
-        g_top2 = zero if ggc_prev2 is None else ggc_prev2
+        a1, i1, f1, o1 = lstm._gates(x1, 4, True)
+        a2, i2, f2, o2 = lstm._gates(x2, 4, True)
+        gga1, ggi1, ggf1, ggo1 = gates_or_zero(ggx1)
+        gga2, ggi2, ggf2, ggo2 = gates_or_zero(ggx2)
+        g_c_prev1 = xp.empty_like(c_prev1)
+        g_c_prev2 = xp.empty_like(c_prev2)
+        g_x1 = xp.empty_like(x1)
+        g_x2 = xp.empty_like(x2)
+        g_c = xp.empty_like(c)
+        g_gc = xp.empty_like(c)
+        g_gh = xp.empty_like(c)
+        outputs = ((g_c_prev1,) + tuple(lstm._gates(g_x1, 4, True))
+                   + (g_c_prev2,) + tuple(lstm._gates(g_x2, 4, True))
+                   + (g_c, g_gc, g_gh))
+        values = slstm_grad_grad(
+            c_prev1, a1, i1, f1, c_prev2, a2, i2, f2, o1 + o2, c,
+            zero if gc is None else gc, zero if gh is None else gh,
+            zero if ggc_prev1 is None else ggc_prev1, gga1, ggi1, ggf1, ggo1,
+            zero if ggc_prev2 is None else ggc_prev2, gga2, ggi2, ggf2, ggo2)
+        for output, value in zip(outputs, values):
+            output[...] = value
+        return (g_c_prev1, g_c_prev2, g_x1, g_x2, g_c,
+                None if gc is None else g_gc, None if gh is None else g_gh)
 
-        # The gradient reaching ``total``, shared by all first-order
-        # outputs but the output gates'.
-        g_total = zero
-        per_child = []
-        for a, i, f, c_prev, g_top, gga, ggi, ggf in (
-                (a1, i1, f1, c_prev1, g_top1, gga1, ggi1, ggf1),
-                (a2, i2, f2, c_prev2, g_top2, gga2, ggi2, ggf2)):
-            da = 1 - a * a
-            di = i * (1 - i)
-            df = f * (1 - f)
-            g_total = g_total + (g_top * f + gga * i * da + ggi * a * di
-                                 + ggf * c_prev * df)
-            per_child.append((a, i, f, c_prev, g_top, gga, ggi, ggf,
-                              da, di, df))
 
-        g_o = gh_ * do * (g_total * dco + ggo * co * (1 - 2 * o))
-        g_c_prevs = []
-        g_xs = []
-        for (a, i, f, c_prev, g_top, gga, ggi, ggf, da, di, df), x in zip(
-                per_child, (x1, x2)):
-            g_c_prevs.append(
-                xp.broadcast_to(ggf * total * df, c_prev.shape).astype(
-                    c_prev.dtype))
-            g_x = xp.empty(x.shape, x.dtype)
-            g_a, g_i, g_f, g_o_x = lstm._gates(g_x, 4, True)
-            g_a[...] = total * da * (ggi * di - 2 * gga * i * a)
-            g_i[...] = total * di * (gga * da + ggi * a * (1 - 2 * i))
-            g_f[...] = total * df * (g_top + ggf * c_prev * (1 - 2 * f))
-            g_o_x[...] = g_o
-            g_xs.append(g_x)
-        g_c = gh_ * dco * (ggo * do - 2 * g_total * o * co)
-        g_c = xp.broadcast_to(g_c, c.shape).astype(c.dtype)
+def slstm_grad_grad(c_prev1, a1, i1, f1,
+                    c_prev2, a2, i2, f2,
+                    o, c, gc, gh,
+                    ggc_prev1, gga1, ggi1, ggf1, ggo1,
+                    ggc_prev2, gga2, ggi2, ggf2, ggo2):
+    """Computes the double backward of the S-LSTM cell.
 
-        g_gc = g_gh = None
-        if gc is not None:
-            g_gc = xp.broadcast_to(g_total, gc.shape).astype(gc.dtype)
-        if gh is not None:
-            g_gh = xp.broadcast_to(
-                g_total * o * dco + ggo * co * do, gh.shape).astype(gh.dtype)
-        return (g_c_prevs[0], g_c_prevs[1], g_xs[0], g_xs[1], g_c, g_gc,
-                g_gh)
+    It is what :class:`SLSTMGrad` differentiates with. Each argument may be
+    an array or, for the gradients, a zero scalar; the results broadcast to
+    the shapes of the arrays they are the gradients of.
+
+    Args:
+        c_prev1, c_prev2: The cell states of the two children.
+        a1, i1, f1, a2, i2, f2: The pre-activations of the cell input, the
+            input gate and the forget gate of each child.
+        o: The pre-activation of the output gate, ``o1 + o2``.
+        c: The new cell state.
+        gc, gh: The gradients of the new cell state and of the output
+            received by the first backward.
+        ggc_prev1, gga1, ggi1, ggf1, ggo1: The gradients of the outputs
+            of the first backward that concern the first child: of the
+            gradient of its cell state and of the gradients of its gates.
+        ggc_prev2, gga2, ggi2, ggf2, ggo2: The same for the second child.
+
+    Returns:
+        tuple: The gradients of ``c_prev1``, ``a1``, ``i1``, ``f1``,
+        ``o1``, ``c_prev2``, ``a2``, ``i2``, ``f2``, ``o2``, ``c``, ``gc``
+        and ``gh``.
+    """
+    xp = backend.get_array_module(a1)
+    o = lstm._sigmoid(o)
+    co = xp.tanh(c)
+    total = gc + gh * o * (1 - co * co)
+    share1, gc_prev1, ga1, gi1, gf1 = lstm._input_gates_grad_grad(
+        total, c_prev1, xp.tanh(a1), lstm._sigmoid(i1), lstm._sigmoid(f1),
+        ggc_prev1, gga1, ggi1, ggf1)
+    share2, gc_prev2, ga2, gi2, gf2 = lstm._input_gates_grad_grad(
+        total, c_prev2, xp.tanh(a2), lstm._sigmoid(i2), lstm._sigmoid(f2),
+        ggc_prev2, gga2, ggi2, ggf2)
+    ggc = share1 + share2
+    go, gc_next, ggh = lstm._output_gate_grad_grad(
+        ggc, gh, o, co, ggo1 + ggo2)
+    return (gc_prev1, ga1, gi1, gf1, go, gc_prev2, ga2, gi2, gf2, go,
+            gc_next, ggc, ggh)
 
 
 def slstm(c_prev1, c_prev2, x1, x2):
