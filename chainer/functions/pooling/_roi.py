@@ -135,17 +135,22 @@ def integer_rois(rois, spatial_scale, extra):
             xp.maximum(x1 - x0 + extra, 1))
 
 
+def bin_bounds(index, stride, start, limit):
+    """Pixel bounds ``[lo, hi)`` of the bins numbered ``index``, each
+    ``stride`` pixels long, of RoIs starting at pixel ``start`` along one
+    axis, clipped to ``[0, limit]`` (arrays that broadcast together)."""
+    xp = conv._xp(index)
+    lo = xp.floor(index * stride).astype(numpy.int64)
+    hi = xp.ceil((index + 1) * stride).astype(numpy.int64)
+    return (xp.clip(lo + start, 0, limit), xp.clip(hi + start, 0, limit))
+
+
 def integer_bins(start, size, n_bins, limit):
     """Pixel bounds ``[lo, hi)`` of the bins of each RoI along one axis,
     clipped to ``[0, limit]``."""
     xp = conv._xp(start)
-    stride = size / n_bins
-    index = xp.arange(n_bins)
-    lo = xp.floor(index * stride[:, None]).astype(numpy.int64)
-    hi = xp.ceil((index + 1) * stride[:, None]).astype(numpy.int64)
-    lo = xp.clip(lo + start[:, None], 0, limit)
-    hi = xp.clip(hi + start[:, None], 0, limit)
-    return lo, hi
+    return bin_bounds(xp.arange(n_bins), (size / n_bins)[:, None],
+                      start[:, None], limit)
 
 
 def _bin_offsets(lo, hi, limit):
@@ -277,9 +282,10 @@ class SampleGrid:
                 yield iy, ix, (iy < self.grid_h) & (ix < self.grid_w)
 
 
-def _bounds(p, limit):
-    # Clamped coordinate, neighbouring pixels and whether the sample is in
-    # the image (at most one pixel outside).
+def sample_bounds(p, limit):
+    """Clamped coordinate, neighbouring pixels and whether the sample is
+    in the image (at most one pixel outside), of sample coordinates ``p``
+    along an axis of ``limit`` pixels."""
     xp = conv._xp(p)
     inside = (p >= -1) & (p <= limit)
     low = xp.floor(p).astype(numpy.int64)
@@ -298,8 +304,8 @@ def bilinear_taps(y, x, height, width):
         (at most one pixel outside).
     """
     xp = conv._xp(y)
-    y, y_low, y_high, y_in = _bounds(y, height)
-    x, x_low, x_high, x_in = _bounds(x, width)
+    y, y_low, y_high, y_in = sample_bounds(y, height)
+    x, x_low, x_high, x_in = sample_bounds(x, width)
     taps = []
     for rows, wy, row_ok in ((y_low, y_high - y, y_low >= 0),
                              (y_high, y - y_low, y_high <= height - 1)):

@@ -6,6 +6,25 @@ from chainer.functions.pooling import roi_max_pooling_2d
 from chainer.utils import conv
 
 
+def _get_bounds(p, limit):
+    """Clamps one sample coordinate ``p`` along an axis of ``limit`` pixels.
+
+    Returns:
+        tuple: ``(None, None, None)`` when the sample lies out of the image
+        (more than one pixel outside); otherwise the coordinate to
+        interpolate at (clamped to the image) and the pixels ``low`` and
+        ``high = low + 1`` around it.
+    """
+    clamped, low, high, inside = _roi.sample_bounds(
+        numpy.asarray(p, numpy.float64), limit)
+    if not inside:
+        return None, None, None
+    if clamped != p:
+        # Clamped to the first or the last pixel.
+        p = int(clamped)
+    return p, int(low), int(high)
+
+
 class ROIAverageAlign2D(function.Function):
 
     """RoI average align over a set of 2-D planes."""

@@ -14,6 +14,25 @@ def _bins(rois, spatial_scale, outh, outw, height, width):
             _roi.integer_bins(x0, roi_w, outw, width))
 
 
+def _roi_pooling_slice(size, stride, max_size, roi_offset):
+    """The pixels of one bin of a RoI along one axis.
+
+    Args:
+        size (int): The index of the bin.
+        stride (float): The length of a bin, in pixels.
+        max_size (int): The size of the image along the axis.
+        roi_offset (int): The first pixel of the RoI.
+
+    Returns:
+        tuple: The slice of the bin's pixels, clipped to the image, and its
+        length.
+    """
+    lo, hi = _roi.bin_bounds(numpy.asarray(size), stride, roi_offset,
+                             max_size)
+    start, end = int(lo), int(hi)
+    return slice(start, end), end - start
+
+
 class ROIPooling2D(function_node.FunctionNode):
 
     """RoI max pooling over a set of 2-D planes (Fast R-CNN)."""

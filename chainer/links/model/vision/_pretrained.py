@@ -18,6 +18,38 @@ from chainer.utils import argument
 from chainer.utils import imgproc
 
 
+# Whether Pillow, which ``prepare`` needs, can be imported.
+available = _pil_import_error is None
+
+
+def _concat_examples():
+    # chainer.dataset sits above the links: it is reached at call time.
+    from chainer.dataset import convert
+    return convert.concat_examples
+
+
+def module_getattr(module_name):
+    """Makes the ``__getattr__`` of a model module.
+
+    The model modules of Chainer 7.8 have ``concat_examples`` (of
+    :mod:`chainer.dataset.convert`) as an attribute; here it is looked up
+    on first access, so that importing the links does not import
+    :mod:`chainer.dataset`.
+
+    Args:
+        module_name (str): The ``__name__`` of the module.
+
+    Returns:
+        callable: The module's ``__getattr__``.
+    """
+    def __getattr__(name):
+        if name == 'concat_examples':
+            return _concat_examples()
+        raise AttributeError(
+            'module {!r} has no attribute {!r}'.format(module_name, name))
+    return __getattr__
+
+
 def prepare_image(image, size, mean):
     """Converts an image to a ``(3, H, W)`` BGR array minus a mean.
 
@@ -264,5 +296,5 @@ class PretrainedModel(link.Chain):
         return y
 
     def _prepare_batch(self, images, size):
-        return numpy.stack(
+        return _concat_examples()(
             [prepare_image(image, size, self._mean) for image in images])

@@ -17,6 +17,11 @@ from chainer.links.connection.linear import Linear
 from chainer.links.model.vision import _pretrained
 
 
+# Whether Pillow, which ``prepare`` needs, can be imported.
+available = _pretrained.available
+__getattr__ = _pretrained.module_getattr(__name__)
+
+
 _MEAN = (104.0, 117.0, 123.0)  # BGR
 
 _URL = 'http://dl.caffe.berkeleyvision.org/bvlc_googlenet.caffemodel'

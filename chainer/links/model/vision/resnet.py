@@ -18,6 +18,11 @@ from chainer.links.normalization.batch_normalization import BatchNormalization
 from chainer.links.model.vision import _pretrained
 
 
+# Whether Pillow, which ``prepare`` needs, can be imported.
+available = _pretrained.available
+__getattr__ = _pretrained.module_getattr(__name__)
+
+
 _MEAN = (103.063, 115.903, 123.152)  # BGR
 
 # Number of bottlenecks in res2, ..., res5.

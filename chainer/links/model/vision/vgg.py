@@ -13,6 +13,11 @@ from chainer.links.connection.linear import Linear
 from chainer.links.model.vision import _pretrained
 
 
+# Whether Pillow, which ``prepare`` needs, can be imported.
+available = _pretrained.available
+__getattr__ = _pretrained.module_getattr(__name__)
+
+
 _MEAN = (103.939, 116.779, 123.68)  # BGR
 
 # Output channels of the convolutions of each block.

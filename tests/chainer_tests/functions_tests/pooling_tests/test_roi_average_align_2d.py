@@ -3,6 +3,7 @@ import pytest
 
 import chainer
 from chainer import functions as F
+from chainer.functions.pooling import roi_average_align_2d
 from chainer import testing
 from chainer.utils import type_check
 
@@ -114,3 +115,17 @@ def test_float32_only():
         F.roi_average_align_2d(numpy.ones((1, 1, 4, 4)),
                                numpy.ones((1, 4)),
                                numpy.zeros(1, numpy.int32), 2, 1.0)
+
+
+@pytest.mark.parametrize('p,limit,expected', [
+    (-1.5, 5, (None, None, None)),
+    (-1, 5, (0, -1, 0)),
+    (-0.5, 5, (0, -1, 0)),
+    (0.3, 5, (0.3, 0, 1)),
+    (4.2, 5, (4, 4, 5)),
+    (5, 5, (4, 4, 5)),
+    (5.01, 5, (None, None, None)),
+])
+def test_get_bounds(p, limit, expected):
+    # The coordinate of one sample, clamped, and the pixels around it.
+    assert roi_average_align_2d._get_bounds(p, limit) == expected

@@ -76,3 +76,16 @@ def test_invalid_rois():
     with pytest.raises(type_check.InvalidType):
         F.roi_pooling_2d(numpy.ones((1, 1, 4, 4), numpy.float32),
                          numpy.ones((1, 4), numpy.float32), 2, 2, 1.0)
+
+
+@pytest.mark.parametrize('args,expected', [
+    ((0, 2.5, 10, 1), (slice(1, 4), 3)),
+    ((3, 2.5, 10, 1), (slice(8, 10), 2)),
+    ((3, 2.5, 8, 1), (slice(8, 8), 0)),
+    ((0, 1.3, 10, -3), (slice(0, 0), 0)),
+    ((1, 0.7, 10, 11), (slice(10, 10), 0)),
+])
+def test_roi_pooling_slice(args, expected):
+    # Bin ``size`` of a RoI starting at ``roi_offset``, bins ``stride``
+    # pixels long, clipped to ``max_size`` pixels.
+    assert roi_pooling_2d._roi_pooling_slice(*args) == expected

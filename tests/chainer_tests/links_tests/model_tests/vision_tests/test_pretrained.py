@@ -276,3 +276,16 @@ def test_cached_model(dataset_root):
 def test_convert_caffemodel_is_not_supported():
     with pytest.raises(NotImplementedError, match='chainer.links.caffe'):
         TinyModel.convert_caffemodel_to_npz('a.caffemodel', 'a.npz')
+
+
+@pytest.mark.parametrize('name', ['googlenet', 'resnet', 'vgg'])
+def test_module_attributes(name):
+    import importlib
+
+    from chainer.dataset import convert
+
+    module = importlib.import_module('chainer.links.model.vision.' + name)
+    assert module.available is (Image is not None)
+    assert module.concat_examples is convert.concat_examples
+    with pytest.raises(AttributeError, match=name):
+        module.no_such_name
