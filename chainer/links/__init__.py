@@ -66,3 +66,4 @@ from chainer.links.rnn.peephole import StatefulPeepholeLSTM  # NOQA
 from chainer.links.rnn.tree_lstm import ChildSumTreeLSTM  # NOQA
 from chainer.links.rnn.tree_lstm import NaryTreeLSTM  # NOQA
 from chainer.links.rnn.zoneoutlstm import StatefulZoneoutLSTM  # NOQA
+from chainer.links.theano.theano_function import TheanoFunction  # NOQA
