@@ -83,7 +83,7 @@ class Cauchy(_distribution.Distribution):
 
     def sample_n(self, n):
         xp = backend.get_array_module(self.loc)
-        eps = dist_utils.random_array(
+        eps = dist_utils._random_array(
             xp, 'standard_cauchy', (n,) + self.loc.shape, self.loc.dtype)
         return self.scale * eps + self.loc
 

@@ -61,7 +61,7 @@ class Chisquare(_distribution.Distribution):
 
     def sample_n(self, n):
         xp = backend.get_array_module(self.k)
-        eps = dist_utils.random_array(
+        eps = dist_utils._random_array(
             xp, 'chisquare', (n,) + self.k.shape, self.k.dtype, self.k.array)
         return chainer.Variable(eps)
 

@@ -66,7 +66,7 @@ class Exponential(_distribution.Distribution):
 
     def sample_n(self, n):
         xp = backend.get_array_module(self.lam)
-        eps = dist_utils.random_array(
+        eps = dist_utils._random_array(
             xp, 'standard_exponential', (n,) + self.lam.shape,
             self.lam.dtype)
         return eps / self.lam

@@ -68,7 +68,7 @@ class Gamma(_distribution.Distribution):
 
     def sample_n(self, n):
         xp = backend.get_array_module(self.k)
-        eps = dist_utils.random_array(
+        eps = dist_utils._random_array(
             xp, 'gamma', (n,) + self.batch_shape, self.k.dtype, self.k.array)
         return broadcast.broadcast_to(self.theta, eps.shape) * eps
 

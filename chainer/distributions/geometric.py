@@ -43,7 +43,7 @@ class Geometric(_distribution.Distribution):
 
     def sample_n(self, n):
         xp = backend.get_array_module(self.p)
-        eps = dist_utils.random_array(
+        eps = dist_utils._random_array(
             xp, 'geometric', (n,) + self.batch_shape, self.p.dtype,
             self.p.array)
         return chainer.Variable(eps)

@@ -66,7 +66,7 @@ class Gumbel(_distribution.Distribution):
 
     def sample_n(self, n):
         xp = backend.get_array_module(self.loc)
-        eps = dist_utils.random_array(
+        eps = dist_utils._random_array(
             xp, 'gumbel', (n,) + self.batch_shape, self.loc.dtype)
         return self.scale * eps + self.loc
 

@@ -68,7 +68,7 @@ class LogNormal(_distribution.Distribution):
 
     def sample_n(self, n):
         xp = backend.get_array_module(self.mu)
-        eps = dist_utils.random_array(
+        eps = dist_utils._random_array(
             xp, 'standard_normal', (n,) + self.mu.shape, self.mu.dtype)
         return exponential.exp(self.sigma * eps + self.mu)
 

@@ -1,3 +1,4 @@
+import importlib.util
 import math
 
 import numpy
@@ -24,6 +25,16 @@ from chainer.utils import type_check
 ENTROPYC = 0.5 * math.log(2 * math.pi * math.e)
 #: Log-density of the standard normal at 0, ``-log(2 pi) / 2``.
 LOGPROBC = - 0.5 * math.log(2 * math.pi)
+
+
+def __getattr__(name):
+    # ``available_cpu`` says whether SciPy, which the CPU forward of
+    # TriangularInv needs, is installed; it is looked up without importing
+    # SciPy, which is slow to import.
+    if name == 'available_cpu':
+        return importlib.util.find_spec('scipy') is not None
+    raise AttributeError(
+        'module {!r} has no attribute {!r}'.format(__name__, name))
 
 
 def _solve_triangular_cpu():
@@ -194,7 +205,7 @@ class MultivariateNormal(_distribution.Distribution):
         xp = backend.get_array_module(self.loc)
         # Chainer draws the CPU noise in float32 whatever the dtype.
         dtype = numpy.float32 if xp is numpy else self.loc.dtype
-        eps = dist_utils.random_array(
+        eps = dist_utils._random_array(
             xp, 'standard_normal', (n,) + self.loc.shape + (1,), dtype)
         return self.loc + squeeze.squeeze(
             matmul.matmul(self.scale_tril, eps), axis=-1)

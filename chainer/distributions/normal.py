@@ -115,7 +115,7 @@ class Normal(_distribution.Distribution):
     def sample_n(self, n):
         loc = self.loc
         xp = backend.get_array_module(loc)
-        eps = dist_utils.random_array(
+        eps = dist_utils._random_array(
             xp, 'standard_normal', (n,) + loc.shape, loc.dtype)
         return loc + self.scale * eps
 

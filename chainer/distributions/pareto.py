@@ -75,7 +75,7 @@ class Pareto(_distribution.Distribution):
 
     def sample_n(self, n):
         xp = backend.get_array_module(self.scale)
-        eps = dist_utils.random_array(
+        eps = dist_utils._random_array(
             xp, 'pareto', (n,) + self.batch_shape, self.alpha.dtype,
             self.alpha.array)
         return self.scale * (eps + 1)

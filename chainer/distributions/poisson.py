@@ -57,7 +57,7 @@ class Poisson(_distribution.Distribution):
     def sample_n(self, n):
         # Chainer gives float32 counts whatever the dtype of the rate.
         xp = backend.get_array_module(self.lam)
-        eps = dist_utils.random_array(
+        eps = dist_utils._random_array(
             xp, 'poisson', (n,) + self.batch_shape, numpy.float32,
             self.lam.array)
         return chainer.Variable(eps)

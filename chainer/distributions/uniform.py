@@ -106,7 +106,7 @@ class Uniform(_distribution.Distribution):
 
     def sample_n(self, n):
         xp = backend.get_array_module(self.low)
-        eps = dist_utils.random_array(
+        eps = dist_utils._random_array(
             xp, 'uniform', (n,) + self.low.shape, self.low.dtype, 0, 1)
         return self.icdf(eps)
 

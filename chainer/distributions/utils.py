@@ -57,7 +57,7 @@ def _modified_xlogx(x):
     return ModifiedXLogX(logx).apply((x,))[0]
 
 
-def random_array(xp, name, shape, dtype, *args):
+def _random_array(xp, name, shape, dtype, *args):
     """Draws an array from the global random generator of ``xp``.
 
     On NumPy the draw is made in the generator's own dtype and cast, so that

@@ -42,7 +42,7 @@ def test_modified_xlogx_at_zero():
     ('standard_normal', ()), ('gamma', (2.,)), ('uniform', (0, 1))])
 def test_random_array_uses_the_global_generator(name, args):
     numpy.random.seed(0)
-    y = utils.random_array(numpy, name, (3,), numpy.float32, *args)
+    y = utils._random_array(numpy, name, (3,), numpy.float32, *args)
     numpy.random.seed(0)
     expected = getattr(numpy.random, name)(*args, size=(3,))
     assert y.dtype == numpy.float32
