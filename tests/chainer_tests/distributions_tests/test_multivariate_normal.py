@@ -1,3 +1,5 @@
+import sys
+
 import numpy
 import pytest
 
@@ -107,3 +109,11 @@ def test_sample_is_reparameterised():
         tril_var.grad,
         numpy.broadcast_to(eps.sum(axis=0)[..., 0][:, None, :], (2, 3, 3)),
         rtol=1e-5)
+
+
+def test_triangular_inv_needs_scipy_on_cpu(monkeypatch):
+    monkeypatch.setitem(sys.modules, 'scipy', None)
+    monkeypatch.setitem(sys.modules, 'scipy.linalg', None)
+    with pytest.raises(ImportError, match='SciPy'):
+        distributions.multivariate_normal._triangular_inv(
+            numpy.eye(3, dtype=numpy.float32))
