@@ -231,7 +231,7 @@ class Distribution(object):
         return backend.get_array_module(*self.params.values())
 
 
-_KL_DIVERGENCES = {}
+_KLDIVERGENCE = {}
 
 
 def register_kl(Dist1, Dist2):
@@ -254,7 +254,7 @@ def register_kl(Dist1, Dist2):
                 return ...  # a Variable of shape dist1.batch_shape
     """
     def register(kl):
-        _KL_DIVERGENCES[Dist1, Dist2] = kl
+        _KLDIVERGENCE[Dist1, Dist2] = kl
         return kl
     return register
 
@@ -278,11 +278,11 @@ def kl_divergence(dist1, dist2):
         KeyError: If no function is registered for the two types.
     """
     key = type(dist1), type(dist2)
-    if key not in _KL_DIVERGENCES:
+    if key not in _KLDIVERGENCE:
         raise KeyError(
             'no KL divergence is registered for {} and {}; register one '
             'with chainer.register_kl'.format(*(t.__name__ for t in key)))
-    return _KL_DIVERGENCES[key](dist1, dist2)
+    return _KLDIVERGENCE[key](dist1, dist2)
 
 
 def cross_entropy(dist1, dist2):
