@@ -6,8 +6,8 @@ functions of points, the KL divergence, samples after
 ``numpy.random.seed(0)`` and gradients (see the script for the keys).
 """
 
+import importlib.util
 import os
-import sys
 import warnings
 
 import numpy
@@ -21,13 +21,13 @@ FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures')
 
 
 def _load():
-    sys.path.insert(0, FIXTURES)
-    try:
-        import make_fixture
-    finally:
-        sys.path.remove(FIXTURES)
+    path = os.path.join(FIXTURES, 'make_fixture.py')
+    spec = importlib.util.spec_from_file_location(
+        'distributions_make_fixture', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
     data = numpy.load(os.path.join(FIXTURES, 'original_values.npz'))
-    return make_fixture, {k: data[k] for k in data.files}
+    return module, {k: data[k] for k in data.files}
 
 
 make_fixture, ORIGINAL = _load()
