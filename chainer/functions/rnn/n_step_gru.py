@@ -6,6 +6,26 @@ from chainer.functions.connection import linear
 from chainer.functions.rnn import n_step_rnn
 
 
+class NStepGRU(n_step_rnn.BaseNStepRNN):
+
+    """cuDNN node of a uni-directional GRU; see
+    :class:`~chainer.functions.rnn.n_step_rnn.BaseNStepRNN`."""
+
+    def __init__(self, n_layers, states, lengths, **kwargs):
+        super().__init__(n_layers, states, lengths, rnn_dir='uni',
+                         rnn_mode='gru', **kwargs)
+
+
+class NStepBiGRU(n_step_rnn.BaseNStepRNN):
+
+    """cuDNN node of a bi-directional GRU; see
+    :class:`~chainer.functions.rnn.n_step_rnn.BaseNStepRNN`."""
+
+    def __init__(self, n_layers, states, lengths, **kwargs):
+        super().__init__(n_layers, states, lengths, rnn_dir='bi',
+                         rnn_mode='gru', **kwargs)
+
+
 class _GRUCell(n_step_rnn._Cell):
 
     # ws[0:3] (and ws[3:6] on h) are the weights of the reset gate, the

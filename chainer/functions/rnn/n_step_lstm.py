@@ -12,6 +12,26 @@ def _interleave(arrays):
     return reshape.reshape(w, (w.shape[0] * w.shape[1],) + w.shape[2:])
 
 
+class NStepLSTM(n_step_rnn.BaseNStepRNN):
+
+    """cuDNN node of a uni-directional LSTM; see
+    :class:`~chainer.functions.rnn.n_step_rnn.BaseNStepRNN`."""
+
+    def __init__(self, n_layers, states, lengths):
+        super().__init__(n_layers, states, lengths, rnn_dir='uni',
+                         rnn_mode='lstm')
+
+
+class NStepBiLSTM(n_step_rnn.BaseNStepRNN):
+
+    """cuDNN node of a bi-directional LSTM; see
+    :class:`~chainer.functions.rnn.n_step_rnn.BaseNStepRNN`."""
+
+    def __init__(self, n_layers, states, lengths):
+        super().__init__(n_layers, states, lengths, rnn_dir='bi',
+                         rnn_mode='lstm')
+
+
 class _LSTMCell(n_step_rnn._Cell):
 
     # ws[0:4] (and ws[4:8] on h) are the weights of the input gate, the

@@ -21,6 +21,9 @@ from chainer.functions.array import split_axis
 from chainer.functions.array import stack
 from chainer.functions.connection import linear
 from chainer.functions.noise import dropout
+from chainer.functions.rnn._cudnn_rnn import BaseNStepRNN
+from chainer.functions.rnn._cudnn_rnn import cudnn_rnn_weight_concat  # NOQA
+from chainer.functions.rnn._cudnn_rnn import CudnnRNNWeightConcat  # NOQA
 from chainer.utils import argument
 
 
@@ -172,6 +175,46 @@ class _RNNCell(_Cell):
 
 
 _activations = {'tanh': tanh.tanh, 'relu': relu.relu}
+
+
+class NStepRNNTanh(BaseNStepRNN):
+
+    """cuDNN node of a uni-directional RNN with tanh; see
+    :class:`~chainer.functions.rnn.n_step_rnn.BaseNStepRNN`."""
+
+    def __init__(self, n_layers, states, lengths, **kwargs):
+        super().__init__(n_layers, states, lengths, rnn_dir='uni',
+                         rnn_mode='rnn_tanh', **kwargs)
+
+
+class NStepRNNReLU(BaseNStepRNN):
+
+    """cuDNN node of a uni-directional RNN with ReLU; see
+    :class:`~chainer.functions.rnn.n_step_rnn.BaseNStepRNN`."""
+
+    def __init__(self, n_layers, states, lengths, **kwargs):
+        super().__init__(n_layers, states, lengths, rnn_dir='uni',
+                         rnn_mode='rnn_relu', **kwargs)
+
+
+class NStepBiRNNTanh(BaseNStepRNN):
+
+    """cuDNN node of a bi-directional RNN with tanh; see
+    :class:`~chainer.functions.rnn.n_step_rnn.BaseNStepRNN`."""
+
+    def __init__(self, n_layers, states, lengths, **kwargs):
+        super().__init__(n_layers, states, lengths, rnn_dir='bi',
+                         rnn_mode='rnn_tanh', **kwargs)
+
+
+class NStepBiRNNReLU(BaseNStepRNN):
+
+    """cuDNN node of a bi-directional RNN with ReLU; see
+    :class:`~chainer.functions.rnn.n_step_rnn.BaseNStepRNN`."""
+
+    def __init__(self, n_layers, states, lengths, **kwargs):
+        super().__init__(n_layers, states, lengths, rnn_dir='bi',
+                         rnn_mode='rnn_relu', **kwargs)
 
 
 def n_step_rnn_impl(
