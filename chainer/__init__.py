@@ -61,10 +61,10 @@ from chainer.function_node import FunctionNode  # NOQA
 from chainer.function_node import grad  # NOQA
 from chainer.initializer import Initializer  # NOQA
 from chainer.device_resident import DeviceResident  # NOQA
-from chainer.distributions._distribution import cross_entropy  # NOQA
-from chainer.distributions._distribution import Distribution  # NOQA
-from chainer.distributions._distribution import kl_divergence  # NOQA
-from chainer.distributions._distribution import register_kl  # NOQA
+from chainer.distribution import cross_entropy  # NOQA
+from chainer.distribution import Distribution  # NOQA
+from chainer.distribution import kl_divergence  # NOQA
+from chainer.distribution import register_kl  # NOQA
 from chainer.link import Chain  # NOQA
 from chainer.link import ChainList  # NOQA
 from chainer.link import Link  # NOQA

@@ -2,7 +2,7 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer.distributions import _distribution
+from chainer import distribution as _distribution
 from chainer.distributions import utils as dist_utils
 from chainer.functions.activation import sigmoid
 from chainer.functions.array import where

@@ -2,7 +2,7 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer.distributions import _distribution
+from chainer import distribution as _distribution
 from chainer.functions.array import expand_dims
 from chainer.functions.math import digamma
 from chainer.functions.math import exponential

@@ -1,6 +1,6 @@
 import chainer
 from chainer import backend
-from chainer.distributions import _distribution
+from chainer import distribution as _distribution
 from chainer.distributions import utils as dist_utils
 from chainer.functions.array import where
 from chainer.functions.math import exponential

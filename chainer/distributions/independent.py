@@ -1,4 +1,4 @@
-from chainer.distributions import _distribution
+from chainer import distribution as _distribution
 from chainer.functions.array import broadcast
 from chainer.functions.array import reshape
 from chainer.functions.math import prod

@@ -4,7 +4,7 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer.distributions import _distribution
+from chainer import distribution as _distribution
 from chainer.functions.math import exponential
 from chainer import function_node
 from chainer import utils

@@ -2,7 +2,7 @@ import math
 
 import chainer
 from chainer import backend
-from chainer.distributions import _distribution
+from chainer import distribution as _distribution
 from chainer.distributions import utils as dist_utils
 from chainer.functions.math import exponential
 from chainer.utils import cache

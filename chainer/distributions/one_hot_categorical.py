@@ -1,6 +1,6 @@
 import chainer
 from chainer import backend
-from chainer.distributions import _distribution
+from chainer import distribution as _distribution
 from chainer.functions.math import exponential
 from chainer.functions.math import sum as sum_mod
 from chainer.utils import cache
