@@ -23,6 +23,7 @@ from onnx_chainer import functions  # NOQA
 from onnx_chainer import onnx_helper  # NOQA
 from onnx_chainer import replace_func  # NOQA
 from onnx_chainer.export import convert_parameter  # NOQA
+from onnx_chainer.export import default_opset_version  # NOQA
 from onnx_chainer.export import export  # NOQA
 from onnx_chainer.export import MAXIMUM_OPSET_VERSION  # NOQA
 from onnx_chainer.export import MINIMUM_OPSET_VERSION  # NOQA

@@ -120,6 +120,7 @@ class Graph(object):
         if converter is None:
             raise ValueError('{} is not supported'.format(func_name))
         onnx_helper.set_func_name(base_name)
+        onnx_helper.set_opset_version(self.opset_version)
         params = FunctionConverterParams(
             func, self.opset_version, input_names, output_names,
             self.context)

@@ -6,10 +6,21 @@ temporary value the converter creates is named after it, so names stay
 unique and readable in the exported graph.
 """
 
+import numpy as np
 import onnx
 from onnx import numpy_helper
 
 _func_name = None
+_opset_version = None
+
+# Before opset 9, Constant holds only floating-point tensors.
+_CONSTANT_OF_ANY_TYPE_SINCE = 9
+
+
+def set_opset_version(opset_version):
+    """Sets the opset of the graph being exported (``None``: unknown)."""
+    global _opset_version
+    _opset_version = opset_version
 
 
 def set_func_name(func_name):
@@ -100,7 +111,20 @@ class GraphBuilder(object):
         return tuple(node.output)
 
     def const(self, array):
-        """Adds a ``Constant`` node holding ``array``; returns its name."""
+        """Adds a ``Constant`` node holding ``array``; returns its name.
+
+        Before opset 9, where ``Constant`` holds only floating-point values,
+        another dtype is stored as float64 and cast.
+        """
+        array = np.asarray(array)
+        if _opset_version is not None and \
+                _opset_version < _CONSTANT_OF_ANY_TYPE_SINCE and \
+                array.dtype.kind not in 'f':
+            tensor = numpy_helper.from_array(array.astype(np.float64))
+            stored = self.op('Constant', [], value=tensor)
+            return self.op('Cast', [stored],
+                           to=onnx.helper.np_dtype_to_tensor_dtype(
+                               array.dtype))
         tensor = numpy_helper.from_array(array)
         return self.op('Constant', [], value=tensor)
 

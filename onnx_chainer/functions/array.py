@@ -516,11 +516,19 @@ def convert_GetItem(func, opset_version, input_names, output_names,
     return gb.nodes(output_names)
 
 
+def _scale(size, out_size):
+    # The float32 scale whose floor(size * scale) is out_size.
+    scale = np.float32(out_size / size)
+    while np.floor(np.float32(size) * scale) < out_size:
+        scale = np.nextafter(scale, np.float32(np.inf))
+    return scale
+
+
 def _resize(gb, opset_version, x, in_shape, out_hw, mode, exact_mode,
             output_names):
     # Resize of the last two axes of a 4-D ``x`` to ``out_hw``.
     n, c, h, w = in_shape
-    scales = np.array([1, 1, out_hw[0] / h, out_hw[1] / w],
+    scales = np.array([1, 1, _scale(h, out_hw[0]), _scale(w, out_hw[1])],
                       dtype=np.float32)
     if opset_version >= 11:
         sizes = gb.const(_common.int64s((n, c) + tuple(out_hw)))

@@ -56,6 +56,12 @@ def convert_Add(func, opset_version, input_names, output_names, context):
     return onnx_helper.make_node(op, input_names, output_names),
 
 
+@support((7,))
+def convert_MultiAdd(func, opset_version, input_names, output_names,
+                     context):
+    return onnx_helper.make_node('Sum', input_names, output_names),
+
+
 def _with_constant(op_type, constant_first):
     @support(_common.since(7))
     def convert(func, opset_version, input_names, output_names, context):
