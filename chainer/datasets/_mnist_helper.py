@@ -103,10 +103,13 @@ def make_npz(path, urls):
     try:
         raw = _read_pair(paths)
     except ValueError as e:
-        for p in paths:
-            if getattr(e, 'path', p) == p:
-                download._evict(p)
-        raise
+        damaged = [(url, p) for url, p in zip(urls, paths)
+                   if getattr(e, 'path', p) == p]
+        for _, p in damaged:
+            download._evict(p)
+        raise ValueError('{} (downloaded from {}; removed from the '
+                         'cache)'.format(e, ', '.join(
+                             url for url, _ in damaged))) from e
     return _write_npz(path, raw)
 
 

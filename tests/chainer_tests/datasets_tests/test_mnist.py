@@ -279,3 +279,20 @@ def test_damaged_npz_cache_is_made_again(damage, dataset_root, mnist_mirror,
     assert len(train) == 8000
     with numpy.load(cache) as raw:
         assert raw['x'].shape == (8000, 784)
+
+
+def test_make_npz_evicts_damaged_download(dataset_root, mnist_mirror,
+                                          tmp_path):
+    from chainer.datasets import _mnist_helper
+    bad = _copy_mirror(mnist_mirror, tmp_path / 'mirror',
+                       lambda d: d[:len(d) // 3])
+    urls = [(bad / name).as_uri() for name in
+            ('train-images-idx3-ubyte.gz', 'train-labels-idx1-ubyte.gz')]
+    with pytest.raises(ValueError, match='train-labels'):
+        _mnist_helper.make_npz(str(tmp_path / 'train.npz'), urls)
+    # The images stay cached, the damaged labels do not.
+    assert os.path.exists(download.cached_download(urls[0]))
+    cache = dataset_root / '_dl_cache'
+    assert len([n for n in os.listdir(cache)
+                if not n.endswith('lock')]) == 1
+    assert not (tmp_path / 'train.npz').exists()
