@@ -137,12 +137,12 @@ class TabularDataset(dataset_mixin.DatasetMixin):
     def astuple(self):
         """Returns a view of the dataset whose mode is :class:`tuple`."""
         from chainer.dataset.tabular import _asmode
-        return _asmode._AsMode(self, tuple)
+        return _asmode._Astuple(self)
 
     def asdict(self):
         """Returns a view of the dataset whose mode is :class:`dict`."""
         from chainer.dataset.tabular import _asmode
-        return _asmode._AsMode(self, dict)
+        return _asmode._Asdict(self)
 
     def concat(self, *datasets):
         """Stacks datasets below this one (row-wise).
