@@ -95,10 +95,9 @@ def cached_download(url):
             fails (:class:`urllib.error.ContentTooShortError` when the
             response is cut short).
     """
-    cache_root = os.path.join(_dataset_root, '_dl_cache')
+    cache_path = _cache_path(url)
+    cache_root = os.path.dirname(cache_path)
     _make_directory(cache_root)
-    url_hash = hashlib.md5(url.encode('utf-8'), usedforsecurity=False)
-    cache_path = os.path.join(cache_root, url_hash.hexdigest())
     if os.path.exists(cache_path):
         return cache_path
 
@@ -110,7 +109,8 @@ def cached_download(url):
         temp_path = cache_path + '.part'
         try:
             _retrieve(url, temp_path)
-            # Chainer's own processes take this lock to move a download in.
+            # Processes of Chainer 7.8 sharing this cache move their
+            # downloads in under this lock.
             with filelock.FileLock(os.path.join(cache_root, '_dl_lock')):
                 os.replace(temp_path, cache_path)
         except BaseException:
@@ -118,6 +118,12 @@ def cached_download(url):
                 os.remove(temp_path)
             raise
     return cache_path
+
+
+def _cache_path(url):
+    """Returns where :func:`cached_download` keeps the file of ``url``."""
+    url_hash = hashlib.md5(url.encode('utf-8'), usedforsecurity=False)
+    return os.path.join(_dataset_root, '_dl_cache', url_hash.hexdigest())
 
 
 def _retrieve(url, path):
@@ -345,9 +351,7 @@ def _download_verified(env_var, default_base_urls, file_names, read):
         return [_url_under(base_url, name) for name in file_names]
 
     def is_cached(url):
-        url_hash = hashlib.md5(url.encode('utf-8'), usedforsecurity=False)
-        return os.path.exists(os.path.join(
-            _dataset_root, '_dl_cache', url_hash.hexdigest()))
+        return os.path.exists(_cache_path(url))
 
     base_urls.sort(key=lambda base: not all(map(is_cached, urls_of(base))))
     failures = []
