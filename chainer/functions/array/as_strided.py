@@ -6,6 +6,9 @@ from chainer import function_node
 from chainer import utils
 from chainer.utils import type_check
 
+# The signed integer dtype of each item size in bytes.
+index_dtype = {numpy.dtype(t).itemsize: t for t in (
+    numpy.int8, numpy.int16, numpy.int32, numpy.int64)}
 
 def _to_elements(byte_values, itemsize):
     for b in byte_values:

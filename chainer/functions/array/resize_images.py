@@ -85,6 +85,71 @@ def _scatter_add(out, values, index, axis):
         cuda.cupyx.scatter_add(out, prefix + (index,), values)
 
 
+def compute_indices_and_weights(out_size, in_size, mode, align_corners, xp):
+    """Returns where each output row and column is interpolated from.
+
+    Args:
+        out_size (tuple of int): The output height and width.
+        in_size (tuple of int): The input height and width.
+        mode (str): ``'bilinear'`` or ``'nearest'``.
+        align_corners (bool): As in :func:`resize_images`.
+        xp: The array module of the results.
+
+    Returns:
+        tuple: ``(v, u, vw, uw)``, float64 arrays: the first source row of
+        each output row and the weight of the row after it, and the same for
+        the columns (weights are zero for nearest-neighbour interpolation).
+    """
+    _check_mode(mode)
+    results = []
+    for n_out, n_in in zip(out_size, in_size):
+        index, _, weight = _source_positions(n_out, n_in, mode, align_corners)
+        if weight is None:
+            weight = numpy.zeros(n_out)
+        results.append((index.astype(numpy.float64), weight))
+    (v, vw), (u, uw) = results
+    if xp is not numpy:
+        v, u, vw, uw = [cuda.to_gpu(a) for a in (v, u, vw, uw)]
+    return v, u, vw, uw
+
+
+def _corners(v, u, vw, uw, H, W):
+    # The four source pixels of each output pixel and their weights.
+    xp = backend.get_array_module(v)
+    v1 = xp.minimum(v + 1, H - 1)
+    u1 = xp.minimum(u + 1, W - 1)
+    return ((v, u, (1 - vw) * (1 - uw)), (v, u1, (1 - vw) * uw),
+            (v1, u, vw * (1 - uw)), (v1, u1, vw * uw))
+
+
+def _interpolate_bilinear(x, v, u, vw, uw):
+    # ``v, u, vw, uw`` are integer indices and weights of the output's
+    # shape ``(out_H, out_W)``.
+    H, W = x.shape[2:]
+    y = None
+    for rows, cols, weight in _corners(v, u, vw, uw, H, W):
+        term = x[:, :, rows, cols] * weight
+        y = term if y is None else y + term
+    return y.astype(x.dtype, copy=False)
+
+
+def _interpolate_grad_bilinear(gy, v, u, vw, uw, H, W):
+    xp = backend.get_array_module(gy)
+    add_at = numpy.add.at if xp is numpy else cuda.cupyx.scatter_add
+    gx = xp.zeros(gy.shape[:2] + (H, W), gy.dtype)
+    everything = (slice(None), slice(None))
+    for rows, cols, weight in _corners(v, u, vw, uw, H, W):
+        add_at(gx, everything + (rows, cols), (gy * weight).astype(gy.dtype))
+    return gx
+
+
+# The names Chainer 7.8 gives the interpolation of each device.
+interpolate_bilinear_cpu = _interpolate_bilinear
+interpolate_bilinear_gpu = _interpolate_bilinear
+interpolate_grad_bilinear_cpu = _interpolate_grad_bilinear
+interpolate_grad_bilinear_gpu = _interpolate_grad_bilinear
+
+
 def _check_mode(mode):
     assert mode in ('bilinear', 'nearest')
 

@@ -4,6 +4,24 @@ from chainer import function_node
 from chainer.utils import type_check
 
 
+def argone(iterable):
+    """Returns the positions of the elements equal to one.
+
+    Args:
+        iterable: Integers, e.g. a shape.
+
+    Raises:
+        ValueError: if an element is not an integer.
+    """
+    positions = []
+    for i, n in enumerate(iterable):
+        if not isinstance(n, int):
+            raise ValueError('elements in iterable must be int')
+        if n == 1:
+            positions.append(i)
+    return positions
+
+
 class Squeeze(function_node.FunctionNode):
 
     """Removes axes of length one from an array."""

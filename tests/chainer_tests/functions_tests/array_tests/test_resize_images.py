@@ -102,3 +102,26 @@ def test_empty_output():
     y.grad = numpy.ones(y.shape, numpy.float32)
     y.backward()
     numpy.testing.assert_array_equal(x.grad, numpy.zeros_like(x.array))
+
+
+@pytest.mark.parametrize('mode', ['bilinear', 'nearest'])
+@pytest.mark.parametrize('align_corners', [True, False])
+def test_interpolation_helpers_match_resize_images(mode, align_corners):
+    from chainer.functions.array import resize_images as module
+    rng = numpy.random.RandomState(0)
+    x = rng.uniform(-1, 1, (2, 3, 4, 5)).astype(numpy.float32)
+    gy = rng.uniform(-1, 1, (2, 3, 7, 3)).astype(numpy.float32)
+    v, u, vw, uw = module.compute_indices_and_weights(
+        (7, 3), (4, 5), mode, align_corners, numpy)
+    assert v.dtype == numpy.float64 and v.shape == (7,) and u.shape == (3,)
+    v, u, vw, uw = numpy.broadcast_arrays(
+        v.astype(numpy.intp)[:, None], u.astype(numpy.intp)[None, :],
+        vw.astype(x.dtype)[:, None], uw.astype(x.dtype)[None, :])
+    y = module.interpolate_bilinear_cpu(x, v, u, vw, uw)
+    expected = F.resize_images(
+        x, (7, 3), mode=mode, align_corners=align_corners).array
+    numpy.testing.assert_allclose(y, expected, rtol=1e-6, atol=1e-6)
+    gx = module.interpolate_grad_bilinear_cpu(gy, v, u, vw, uw, 4, 5)
+    expected_gx = module.ResizeImagesGrad(
+        x.shape, (7, 3), mode, align_corners).apply((gy,))[0].array
+    numpy.testing.assert_allclose(gx, expected_gx, rtol=1e-5, atol=1e-6)

@@ -59,3 +59,10 @@ def test_axis_of_length_other_than_one():
 def test_axis_type(axis):
     with pytest.raises(TypeError):
         F.squeeze(numpy.zeros((1, 1), numpy.float32), axis)
+
+
+def test_argone():
+    from chainer.functions.array import squeeze
+    assert squeeze.argone((1, 3, 1, 2)) == [0, 2]
+    with pytest.raises(ValueError):
+        squeeze.argone((1, 2.0))
