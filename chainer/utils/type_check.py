@@ -380,8 +380,11 @@ class GetAttr(Atom):
         self.name = name
 
     def __str__(self):
-        if isinstance(self.name, str):
-            return f'{_atom_operand_str(self.obj)}.{self.name}'
+        name = self.name
+        if isinstance(name, Constant):
+            name = name.value
+        if isinstance(name, str):
+            return f'{_atom_operand_str(self.obj)}.{name}'
         return f'getattr({_repr(self.obj)}, {_repr(self.name)})'
 
     def eval(self):

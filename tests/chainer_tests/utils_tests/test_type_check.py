@@ -192,6 +192,12 @@ def test_get_attr_with_expression_name():
     assert T.eval(expr) == 2
 
 
+def test_get_attr_with_constant_name():
+    a = T.Variable(numpy.zeros((2, 3)), 'a')
+    assert str(T.GetAttr(a, T.Constant('ndim'))) == 'a.ndim'
+    assert str(T.GetAttr(a, 3)) == 'getattr(a, 3)'
+
+
 def test_dunder_attribute_is_not_an_expression():
     a = T.Variable(2, 'a')
     with pytest.raises(AttributeError):
