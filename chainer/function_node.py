@@ -56,9 +56,9 @@ class FunctionNode:
 
     A subclass implements :meth:`forward` (on arrays) and :meth:`backward`
     (on variables, so that gradients are differentiable again). Calling
-    :meth:`apply` runs the forward computation and, when backprop is
-    enabled and some input requires a gradient, links the node into the
-    graph.
+    :meth:`apply` runs the forward computation and, whenever backprop is
+    enabled, links the node into the graph, also when no input requires a
+    gradient (its outputs then do not require one either).
 
     A node is applied once: make a new instance for each call.
 
@@ -73,6 +73,9 @@ class FunctionNode:
         lazy_grad_sum (bool): Whether gradients of an input used several
             times are summed at once at the end (from
             ``chainer.config.lazy_grad_sum``).
+        is_elementwise (bool): Whether the function works element by
+            element (a class attribute; ``False`` unless a subclass says
+            so).
 
     Example:
         >>> class Square(chainer.FunctionNode):
@@ -92,6 +95,7 @@ class FunctionNode:
     rank = 0
     stack = None
     lazy_grad_sum = False
+    is_elementwise = False
     _input_indexes_to_retain = None
     _output_indexes_to_retain = None
     _retained_output_data = None
