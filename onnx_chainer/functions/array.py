@@ -518,8 +518,10 @@ def convert_GetItem(func, opset_version, input_names, output_names,
 
 def _scale(size, out_size):
     # The float32 scale whose floor(size * scale) is out_size.
+    # (computed in float32 by some runtimes and in float64 by others).
     scale = np.float32(out_size / size)
-    while np.floor(np.float32(size) * scale) < out_size:
+    while np.floor(np.float32(size) * scale) < out_size or \
+            np.floor(float(size) * float(scale)) < out_size:
         scale = np.nextafter(scale, np.float32(np.inf))
     return scale
 
