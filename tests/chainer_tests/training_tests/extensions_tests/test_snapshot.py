@@ -344,3 +344,70 @@ def test_snapshot_without_random_state_still_loads(tmp_path):
     os.replace(str(path) + '.npz', str(path))
     log, _ = _run_training(tmp_path, 8, resume=True)
     assert len(log) == 8
+
+
+_TRAINING_SCRIPT = '''
+import json, random, sys, time
+import numpy, chainer, chainer.functions as F, chainer.links as L
+from chainer import iterators, optimizers, training
+from chainer.training import extensions
+
+out, seed = sys.argv[1], int(sys.argv[2])
+numpy.random.seed(seed)
+random.seed(seed)
+rng = numpy.random.RandomState(1)
+x = rng.randn(60, 5).astype(numpy.float32)
+t = (rng.rand(60) * 3).astype(numpy.int32)
+model = L.Classifier(chainer.Sequential(
+    L.Linear(5, 20), F.relu, lambda h: F.dropout(h, 0.3), L.Linear(20, 3)))
+optimizer = optimizers.Adam()
+optimizer.setup(model)
+it = iterators.SerialIterator(chainer.datasets.TupleDataset(x, t), 8)
+trainer = training.Trainer(
+    training.updaters.StandardUpdater(it, optimizer), (60, 'iteration'),
+    out=out)
+trainer.extend(extensions.LogReport(trigger=(5, 'iteration')))
+trainer.extend(extensions.snapshot(autoload=True, n_retains=2),
+               trigger=(10, 'iteration'))
+trainer.extend(lambda trainer: time.sleep(0.03), trigger=(1, 'iteration'))
+trainer.run()
+log = [{k: v for k, v in e.items() if k != 'elapsed_time'}
+       for e in trainer.get_extension('LogReport').log]
+with open(out + '/final.json', 'w') as f:
+    json.dump({'log': log, 'W': model.predictor[0].W.array.tolist()}, f)
+'''
+
+
+def test_killed_run_resumes_to_the_same_result(tmp_path):
+    # kill -9 in the middle of training, then the same command again.
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / 'train.py'
+    script.write_text(_TRAINING_SCRIPT)
+
+    def run(out, seed):
+        return subprocess.Popen([sys.executable, str(script), str(out),
+                                 str(seed)])
+
+    assert run(tmp_path / 'whole', 0).wait(timeout=120) == 0
+    proc = run(tmp_path / 'killed', 0)
+    deadline = time.time() + 60
+    while not (tmp_path / 'killed' / 'snapshot_iter_20').exists() \
+            and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=60)
+    # Another seed, as a new process would have.
+    assert run(tmp_path / 'killed', 5).wait(timeout=120) == 0
+    with open(tmp_path / 'whole' / 'final.json') as f:
+        expected = json.load(f)
+    with open(tmp_path / 'killed' / 'final.json') as f:
+        resumed = json.load(f)
+    assert len(resumed['log']) == 12
+    assert resumed == expected
+    assert not [name for name in os.listdir(str(tmp_path / 'killed'))
+                if name.startswith('tmp')]
