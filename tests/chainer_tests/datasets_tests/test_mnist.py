@@ -296,3 +296,34 @@ def test_make_npz_evicts_damaged_download(dataset_root, mnist_mirror,
     assert len([n for n in os.listdir(cache)
                 if not n.endswith('lock')]) == 1
     assert not (tmp_path / 'train.npz').exists()
+
+
+def _get_mnist_in_process(root, queue):
+    download.set_dataset_root(root)
+    train, test = datasets.get_mnist(withlabel=False)
+    queue.put((train.shape, float(train.sum()), float(test.sum())))
+
+
+def test_concurrent_processes_download_once(dataset_root, mnist_mirror,
+                                            http_server, monkeypatch):
+    # As MPI ranks do: several processes load MNIST at the same time.
+    import multiprocessing
+    base, files = http_server
+    for name in _MNIST_FILES:
+        files.serve('/m/' + name, (mnist_mirror / name).read_bytes(),
+                    ('slow', 0.2))
+    monkeypatch.setenv('CHAINER_MNIST_BASE_URL', base + '/m/')
+    context = multiprocessing.get_context('fork')
+    queue = context.Queue()
+    processes = [context.Process(target=_get_mnist_in_process,
+                                 args=(str(dataset_root), queue))
+                 for _ in range(3)]
+    for p in processes:
+        p.start()
+    results = [queue.get(timeout=120) for _ in processes]
+    for p in processes:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+    assert len(set(results)) == 1 and results[0][0] == (8000, 784)
+    assert [files.requests['/m/' + name] for name in _MNIST_FILES] == \
+        [1, 1, 1, 1]
