@@ -123,3 +123,15 @@ def convert_Swish(func, opset_version, input_names, output_names, context):
 @support(_common.since(7))
 def convert_Tanh(func, opset_version, input_names, output_names, context):
     return onnx_helper.make_node('Tanh', input_names, output_names),
+
+
+@support(_common.since(7))
+def convert_CReLU(func, opset_version, input_names, output_names, context):
+    # concat(relu(x), relu(-x)) along the axis
+    gb = onnx_helper.GraphBuilder()
+    x = input_names[0]
+    positive = gb.op('Relu', [x])
+    negative = gb.op('Relu', [gb.op('Neg', [x])])
+    gb.op_output_named('Concat', [positive, negative], output_names,
+                       axis=int(func.axis))
+    return gb.nodes()

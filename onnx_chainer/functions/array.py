@@ -578,3 +578,28 @@ def convert_ResizeImages(func, opset_version, input_names, output_names,
     _resize(gb, opset_version, input_names[0], _shape(func),
             (func.out_H, func.out_W), onnx_mode, exact, output_names)
     return gb.nodes()
+
+
+def _flip(func, opset_version, input_names, output_names, axis):
+    gb = onnx_helper.GraphBuilder()
+    ndim = _ndim(func)
+    _common.slice_(gb, opset_version, input_names[0], [-1],
+                   [-(2 ** 62)], [axis % ndim], [-1], output_names)
+    return gb.nodes()
+
+
+@support(_common.since(10))
+def convert_Flip(func, opset_version, input_names, output_names, context):
+    return _flip(func, opset_version, input_names, output_names, func.axis)
+
+
+@support(_common.since(10))
+def convert_FlipLR(func, opset_version, input_names, output_names,
+                   context):
+    return _flip(func, opset_version, input_names, output_names, 1)
+
+
+@support(_common.since(10))
+def convert_FlipUD(func, opset_version, input_names, output_names,
+                   context):
+    return _flip(func, opset_version, input_names, output_names, 0)

@@ -223,3 +223,90 @@ def convert_EinSum(func, opset_version, input_names, output_names,
     equation = '{}->{}'.format(func.in_subs, func.out_sub)
     return onnx_helper.make_node(
         'Einsum', input_names, output_names, equation=equation),
+
+
+convert_Arctanh = _elementwise('Atanh', 9)
+
+
+def _composite(build, since=7):
+    # A converter whose nodes ``build(gb, func, opset_version, inputs)``
+    # makes, the last of them writing the output.
+    @support(_common.since(since))
+    def convert(func, opset_version, input_names, output_names, context):
+        gb = onnx_helper.GraphBuilder()
+        build(gb, func, opset_version, list(input_names))
+        return gb.nodes(output_names)
+    return convert
+
+
+def _add_const(gb, x, value, func):
+    return gb.op('Add', [x, _common.const(gb, value, _dtype(func))])
+
+
+convert_Expm1 = _composite(lambda gb, f, o, i: gb.op('Sub', [
+    gb.op('Exp', i), _common.const(gb, 1, _dtype(f))]))
+convert_Log1p = _composite(
+    lambda gb, f, o, i: gb.op('Log', [_add_const(gb, i[0], 1, f)]))
+convert_Log2 = _composite(lambda gb, f, o, i: gb.op('Div', [
+    gb.op('Log', i), _common.const(gb, np.log(2), _dtype(f))]))
+convert_Log10 = _composite(lambda gb, f, o, i: gb.op('Div', [
+    gb.op('Log', i), _common.const(gb, np.log(10), _dtype(f))]))
+convert_Erfc = _composite(lambda gb, f, o, i: gb.op('Sub', [
+    _common.const(gb, 1, _dtype(f)), gb.op('Erf', i)]), 9)
+convert_Fmod = _composite(
+    lambda gb, f, o, i: gb.op('Mod', i, fmod=1), 10)
+convert_SquaredError = _composite(lambda gb, f, o, i: gb.op('Mul', [
+    gb.op('Sub', i)] * 2))
+convert_AbsoluteError = _composite(
+    lambda gb, f, o, i: gb.op('Abs', [gb.op('Sub', i)]))
+convert_MeanSquaredError = _composite(lambda gb, f, o, i: _common.reduce(
+    gb, o, 'ReduceMean', gb.op('Mul', [gb.op('Sub', i)] * 2), None,
+    keepdims=False))
+convert_MeanAbsoluteError = _composite(lambda gb, f, o, i: _common.reduce(
+    gb, o, 'ReduceMean', gb.op('Abs', [gb.op('Sub', i)]), None,
+    keepdims=False))
+
+
+@support(_common.since(11))
+def convert_Cumsum(func, opset_version, input_names, output_names, context):
+    gb = onnx_helper.GraphBuilder()
+    axis = gb.const(np.asarray(func.axis % _ndim(func), np.int64))
+    gb.op_output_named('CumSum', [input_names[0], axis], output_names,
+                       reverse=int(bool(func.reverse)))
+    return gb.nodes()
+
+
+@support(_common.since(7))
+def convert_BatchMatMul(func, opset_version, input_names, output_names,
+                        context):
+    return convert_MatMul(func, opset_version, input_names, output_names,
+                          context)
+
+
+@support(_common.since(8))
+def convert_Broadcast(func, opset_version, input_names, output_names,
+                      context):
+    shape = np.broadcast_shapes(*[tuple(i.shape) for i in func.inputs])
+    gb = onnx_helper.GraphBuilder()
+    target = gb.const(_common.int64s(shape))
+    for x, y in zip(input_names, output_names):
+        gb.op_output_named('Expand', [x, target], [y])
+    return gb.nodes()
+
+
+@support(_common.since(7))
+def convert_SumTo(func, opset_version, input_names, output_names, context):
+    # Sum over the leading axes and the axes broadcast from 1.
+    in_shape = tuple(func.inputs[0].shape)
+    shape = tuple(func._shape)
+    lead = len(in_shape) - len(shape)
+    axes = list(range(lead)) + [
+        lead + i for i, d in enumerate(shape) if d == 1 and
+        in_shape[lead + i] != 1]
+    gb = onnx_helper.GraphBuilder()
+    x = input_names[0]
+    if axes:
+        x = _common.reduce(gb, opset_version, 'ReduceSum', x, axes,
+                           keepdims=True)
+    _common.reshape(gb, x, shape, output_names)
+    return gb.nodes()

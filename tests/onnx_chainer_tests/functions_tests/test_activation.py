@@ -26,6 +26,7 @@ _CASES = [
     ('Softplus', lambda x: F.softplus(x, beta=2.0)),
     ('Tanh', F.tanh),
     ('MulConstant', F.selu),
+    ('CReLU', F.crelu),
 ]
 
 

@@ -60,6 +60,9 @@ _SINGLE_INPUT = [
     ('TransposeSequence',
      lambda x: F.transpose_sequence([x, x[:2], x[:1]]), (3, 2)),
     (11, lambda x: F.resize_images(x, (5, 7)), (1, 2, 3, 4)),
+    ('Flip', lambda x: F.flip(x, -1), (2, 3)),
+    ('FlipLR', F.fliplr, (2, 3)),
+    ('FlipUD', F.flipud, (2, 3)),
 ]
 
 

@@ -71,3 +71,31 @@ _CASES = [
                               for i, c in enumerate(_CASES)])
 def test_math(check_all_opsets, name, func, make_x):
     check_all_opsets(chainer.Sequential(func), make_x(3, 4), name)
+
+
+_MORE_CASES = [
+    ('Expm1', F.expm1, _x),
+    ('Log1p', F.log1p, _positive),
+    ('Log2', F.log2, _positive),
+    ('Log10', F.log10, _positive),
+    ('Arctanh', lambda x: F.arctanh(x * 0.1), _x),
+    ('Erf', F.erf, _x),
+    ('Erfc', F.erfc, _x),
+    ('Fmod', lambda x: F.fmod(x, x * 0 + 0.75), _x),
+    ('Cumsum', lambda x: F.cumsum(x, axis=1), _x),
+    ('BatchMatMul', lambda x: F.batch_matmul(
+        F.reshape(x, (3, 2, 2)), F.reshape(x, (3, 2, 2)), transb=True), _x),
+    ('SquaredError', lambda x: F.squared_error(x, x * x), _x),
+    ('AbsoluteError', lambda x: F.absolute_error(x, x * x), _x),
+    ('MeanSquaredError', lambda x: F.mean_squared_error(x, x * x), _x),
+    ('MeanAbsoluteError', lambda x: F.mean_absolute_error(x, x * x), _x),
+    ('Broadcast', lambda x: F.broadcast(x, x[:1])[1], _x),
+    ('SumTo', lambda x: F.sum_to(x, (1, 4)), _x),
+]
+
+
+@pytest.mark.parametrize('name,func,make_x', _MORE_CASES,
+                         ids=['{}-{}'.format(i, c[0])
+                              for i, c in enumerate(_MORE_CASES)])
+def test_more_math(check_all_opsets, name, func, make_x):
+    check_all_opsets(chainer.Sequential(func), make_x(3, 4), name)
