@@ -2,6 +2,7 @@
 
 import warnings
 
+import chainer
 import numpy as np
 from onnx import helper
 
@@ -19,11 +20,8 @@ def _ndim(func, i=0):
     return len(func.inputs[i].shape)
 
 
-def _output_dtype(func, i=0, default=None):
-    node = func.outputs[i]()
-    if node is None:
-        return default
-    return np.dtype(node.dtype)
+def _to_numpy(array):
+    return np.asarray(chainer.backend.CpuDevice().send(array))
 
 
 @support(_common.since(7))
@@ -254,7 +252,7 @@ def convert_Repeat(func, opset_version, input_names, output_names, context):
 def convert_Permutate(func, opset_version, input_names, output_names,
                       context):
     gb = onnx_helper.GraphBuilder()
-    indices = np.asarray(func.indices)
+    indices = _to_numpy(func.indices)
     if func.inv:
         indices = np.argsort(indices)
     gb.op_output_named(
@@ -346,7 +344,7 @@ def convert_Where(func, opset_version, input_names, output_names, context):
     if id(cond) in context.name_list:
         cond_name = context.get_name(cond)
     else:
-        cond_name = context.add_const(np.asarray(cond), 'condition')
+        cond_name = context.add_const(_to_numpy(cond), 'condition')
     if np.dtype(cond.dtype) != np.bool_:
         cond_name = gb.op('Cast', [cond_name],
                           to=helper.np_dtype_to_tensor_dtype(
