@@ -2,6 +2,7 @@
 
 import copy
 
+import chainer
 
 
 def _named_param_flags(target):
@@ -17,13 +18,16 @@ class _MultiNodeOptimizer:
         object.__setattr__(self, 'actual_optimizer', actual_optimizer)
         object.__setattr__(self, 'target_params', [])
         object.__setattr__(self, 'zero_fill', zero_fill)
+        object.__setattr__(self, '_restored', False)
 
     def update(self, lossfun=None, *args, **kwds):
         """Computes the loss (if given), averages the gradients, updates.
 
         When the set of initialized parameters changed since the last call
         (the first call, or a lazily initialized link), rank 0's parameters
-        are broadcast instead and no update happens.
+        are broadcast instead and no update happens, as Chainer does. A
+        run resumed from a snapshot that every rank loaded goes on updating
+        from its first step, as the uninterrupted run would.
         """
         target = self.target
         if lossfun is not None:
@@ -35,11 +39,25 @@ class _MultiNodeOptimizer:
                 target.zerograds()
             loss.backward(loss_scale=self.actual_optimizer._loss_scale)
             del loss
+        first_call = not self.target_params
         if self.is_changed(target):
             self.communicator.bcast_data(target)
-        else:
-            self.communicator.multi_node_mean_grad(target, self.zero_fill)
-            self.actual_optimizer.update(None, *args, **kwds)
+            if not (first_call and self._all_ranks_restored()):
+                return
+        self.communicator.multi_node_mean_grad(target, self.zero_fill)
+        self.actual_optimizer.update(None, *args, **kwds)
+
+    def serialize(self, serializer):
+        """Serializes the wrapped optimizer; records a load."""
+        self.actual_optimizer.serialize(serializer)
+        if isinstance(serializer, chainer.serializer.Deserializer):
+            object.__setattr__(self, '_restored', True)
+
+    def _all_ranks_restored(self):
+        # Every rank takes part, so they agree on whether to update.
+        restored = self.communicator.allreduce_obj(int(self._restored))
+        object.__setattr__(self, '_restored', False)
+        return restored == self.communicator.size
 
     def is_changed(self, target):
         """Records the initialized parameters; tells if they changed."""
