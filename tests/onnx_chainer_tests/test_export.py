@@ -231,3 +231,20 @@ def test_import_without_onnx_says_what_to_install():
     out = subprocess.run([sys.executable, '-c', code], env=env,
                          capture_output=True, text=True, check=True).stdout
     assert 'pip install onnx' in out
+
+
+def test_documented_snippet(tmp_path, monkeypatch):
+    # The usage shown in Chainer's documentation, with a model that needs
+    # no download.
+    monkeypatch.chdir(tmp_path)
+    np.random.seed(0)
+    model = L.Classifier(chainer.Sequential(
+        L.Convolution2D(None, 4, 3), F.relu, L.Linear(None, 10))).predictor
+    x = np.zeros((1, 3, 32, 32), dtype=np.float32)
+    monkeypatch.setattr(chainer.config, 'train', False)
+    with pytest.warns(DeprecationWarning):
+        onnx_chainer.export(model, x, filename='model.onnx')
+    onnx.checker.check_model(onnx.load('model.onnx'), full_check=True)
+    onnx_chainer.export_testcase(model, x, 'out_dir')
+    assert os.path.isfile(os.path.join('out_dir', 'test_data_set_0',
+                                       'output_0.pb'))
