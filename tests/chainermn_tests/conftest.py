@@ -61,3 +61,28 @@ def run_ranks(args, n=2, timeout=300, **extra_env):
 def mpi_run():
     """The :func:`run_ranks` function."""
     return run_ranks
+
+
+SHARED_MNIST_DIR = os.path.join(os.path.dirname(ROOT), 'shared', 'data',
+                                'mnist')
+
+
+@pytest.fixture(scope='session')
+def mnist_mirror_env(tmp_path_factory):
+    """Environment variables pointing the MNIST loader at a local mirror
+    of the real MNIST test set (see ``examples/mnist/make_local_mnist.py``).
+    """
+    if not os.path.isdir(SHARED_MNIST_DIR):
+        pytest.skip('the real MNIST files are not at {} (they are beside '
+                    'the checkout in CI only)'.format(SHARED_MNIST_DIR))
+    import importlib.util
+    path = os.path.join(ROOT, 'examples', 'mnist', 'make_local_mnist.py')
+    spec = importlib.util.spec_from_file_location('make_local_mnist', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    root = tmp_path_factory.mktemp('chainermn_mnist')
+    module.make_mirror(SHARED_MNIST_DIR, str(root / 'mirror'))
+    return {
+        'CHAINER_MNIST_BASE_URL': (root / 'mirror').as_uri() + '/',
+        'CHAINER_DATASET_ROOT': str(root / 'dataset_root'),
+    }
