@@ -23,7 +23,9 @@ converters = _collect_converters()
 # Functions of ``chainer.functions`` that are made of several function
 # nodes but have one ONNX operator: during export they are wrapped into one
 # node named after the function.
-_wrapped_functions = ('n_step_gru', 'n_step_lstm', 'sign')
+_wrapped_functions = (
+    'n_step_rnn', 'n_step_birnn', 'n_step_gru', 'n_step_bigru',
+    'n_step_lstm', 'n_step_bilstm', 'sign')
 
 
 @contextlib.contextmanager

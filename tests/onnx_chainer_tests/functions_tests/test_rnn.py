@@ -10,11 +10,11 @@ def _x(*shape, scale=0.1):
     return (x * scale).astype(np.float32)
 
 
-def _weights(n_layers, n_mats, in_size, hidden):
+def _weights(n_layers, n_mats, in_size, hidden, n_dirs=1):
     rng = np.random.RandomState(0)
     ws, bs = [], []
-    for layer in range(n_layers):
-        size = in_size if layer == 0 else hidden
+    for index in range(n_layers * n_dirs):
+        size = in_size if index < n_dirs else hidden * n_dirs
         ws.append([rng.uniform(-0.5, 0.5, (hidden, size if i < n_mats // 2
                                            else hidden)).astype(np.float32)
                    for i in range(n_mats)])
@@ -25,12 +25,13 @@ def _weights(n_layers, n_mats, in_size, hidden):
 
 class _NStep(chainer.Chain):
 
-    def __init__(self, n_layers, n_mats, in_size, hidden):
+    def __init__(self, n_layers, n_mats, in_size, hidden, n_dirs=1):
         super().__init__()
-        ws, bs = _weights(n_layers, n_mats, in_size, hidden)
+        ws, bs = _weights(n_layers, n_mats, in_size, hidden, n_dirs)
         self.n_layers = n_layers
+        self.n_weights = n_layers * n_dirs
         with self.init_scope():
-            for layer in range(n_layers):
+            for layer in range(self.n_weights):
                 for i in range(n_mats):
                     setattr(self, 'w{}_{}'.format(layer, i),
                             chainer.Parameter(ws[layer][i]))
@@ -41,7 +42,7 @@ class _NStep(chainer.Chain):
     def params_of(self, kind):
         return [[getattr(self, '{}{}_{}'.format(kind, layer, i))
                  for i in range(self.n_mats)]
-                for layer in range(self.n_layers)]
+                for layer in range(self.n_weights)]
 
 
 @pytest.mark.parametrize('n_layers', [1, 2])
@@ -72,6 +73,65 @@ def test_n_step_lstm(check_all_opsets, n_layers):
     cx = _x(n_layers, 3, 5) * 2
     xs = [_x(3, 4) * (i + 1) for i in range(3)]
     check_all_opsets(model, [hx, cx] + xs, 'n_step_lstm')
+
+
+@pytest.mark.parametrize('n_layers', [1, 2])
+def test_n_step_bigru(check_all_opsets, n_layers):
+    class Model(_NStep):
+        def forward(self, hx, *xs):
+            hy, ys = F.n_step_bigru(
+                self.n_layers, 0.0, hx, self.params_of('w'),
+                self.params_of('b'), list(xs))
+            return (hy,) + tuple(ys)
+
+    model = Model(n_layers, 6, 4, 5, n_dirs=2)
+    xs = [_x(3, 4) * (i + 1) for i in range(3)]
+    check_all_opsets(model, [_x(2 * n_layers, 3, 5)] + xs, 'n_step_bigru')
+
+
+def test_n_step_bilstm(check_all_opsets):
+    class Model(_NStep):
+        def forward(self, hx, cx, *xs):
+            hy, cy, ys = F.n_step_bilstm(
+                self.n_layers, 0.0, hx, cx, self.params_of('w'),
+                self.params_of('b'), list(xs))
+            return (hy, cy) + tuple(ys)
+
+    model = Model(2, 8, 4, 5, n_dirs=2)
+    xs = [_x(3, 4) * (i + 1) for i in range(3)]
+    check_all_opsets(model, [_x(4, 3, 5), _x(4, 3, 5) * 2] + xs,
+                     'n_step_bilstm')
+
+
+@pytest.mark.parametrize('activation,n_dirs', [
+    ('tanh', 1), ('relu', 1), ('tanh', 2)])
+def test_n_step_rnn(check_all_opsets, activation, n_dirs):
+    class Model(_NStep):
+        def forward(self, hx, *xs):
+            rnn = F.n_step_rnn if n_dirs == 1 else F.n_step_birnn
+            hy, ys = rnn(self.n_layers, 0.0, hx, self.params_of('w'),
+                         self.params_of('b'), list(xs),
+                         activation=activation)
+            return (hy,) + tuple(ys)
+
+    model = Model(2, 2, 4, 5, n_dirs=n_dirs)
+    xs = [_x(3, 4) * (i + 1) for i in range(3)]
+    name = 'n_step_rnn' if n_dirs == 1 else 'n_step_birnn'
+    check_all_opsets(model, [_x(2 * n_dirs, 3, 5)] + xs, name)
+
+
+def test_different_lengths_are_refused():
+    import onnx_chainer
+
+    class Model(_NStep):
+        def forward(self, hx, *xs):
+            hy, ys = F.n_step_gru(self.n_layers, 0.0, hx, self.params_of('w'),
+                                  self.params_of('b'), list(xs))
+            return hy
+
+    model = Model(1, 6, 4, 5)
+    with pytest.raises(ValueError, match='different lengths'):
+        onnx_chainer.export(model, [_x(1, 2, 5), _x(2, 4), _x(1, 4)])
 
 
 def test_lstm_function(check_all_opsets):
