@@ -255,9 +255,9 @@ class RetainInputHook(chainer.LinkHook):
 
 def export(model, args, filename=None, export_params=True,
            graph_name='Graph', save_text=False, opset_version=None,
-           train=False, return_named_inout=False, external_converters=None,
-           external_opset_imports=None, input_names=None, output_names=None,
-           input_shapes=None, no_testcase=False):
+           input_names=None, output_names=None, train=False,
+           return_named_inout=False, external_converters=None,
+           external_opset_imports=None, input_shapes=None, no_testcase=False):
     """Exports a Chainer model to ONNX.
 
     The model is run once, ``y = model(*args)`` (``model(**args)`` for a
@@ -294,15 +294,15 @@ def export(model, args, filename=None, export_params=True,
         opset_version (int): The ONNX opset; by default the newest that the
             installed onnx and onnxruntime support (see
             :func:`default_opset_version`).
+        input_names (str, list or dict): Names of the graph inputs; a dict
+            is keyed like ``args``.
+        output_names (str, list or dict): Names of the graph outputs; a dict
+            is keyed like the model's output.
         train (bool): Trace the model with ``chainer.config.train`` set.
         return_named_inout (bool): Also return the inputs and outputs.
         external_converters (dict): Converters keyed by function name.
         external_opset_imports (dict): Opset versions keyed by the domains
             the external converters use.
-        input_names (str, list or dict): Names of the graph inputs; a dict
-            is keyed like ``args``.
-        output_names (str, list or dict): Names of the graph outputs; a dict
-            is keyed like the model's output.
         input_shapes (tuple, list or dict): Shapes of the graph inputs, one
             per input; a string dimension (``'batch'``) is dynamic. Output
             shapes are then inferred.

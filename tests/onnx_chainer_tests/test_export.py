@@ -248,3 +248,15 @@ def test_documented_snippet(tmp_path, monkeypatch):
     onnx_chainer.export_testcase(model, x, 'out_dir')
     assert os.path.isfile(os.path.join('out_dir', 'test_data_set_0',
                                        'output_0.pb'))
+
+
+def test_signatures():
+    import inspect
+    assert list(inspect.signature(onnx_chainer.export).parameters) == [
+        'model', 'args', 'filename', 'export_params', 'graph_name',
+        'save_text', 'opset_version', 'input_names', 'output_names',
+        'train', 'return_named_inout', 'external_converters',
+        'external_opset_imports', 'input_shapes', 'no_testcase']
+    assert list(inspect.signature(
+        onnx_chainer.export_testcase).parameters) == [
+        'model', 'args', 'out_dir', 'output_grad', 'kwargs']
