@@ -51,19 +51,19 @@ def _deconv(func, input_names, output_names, stride, pad, dilate, groups,
     x_shape = tuple(func.inputs[0].shape)
     w_shape = tuple(func.inputs[1].shape)
     ksize = w_shape[2:]
+    # A larger output size than the default pads the output at the end; a
+    # smaller one crops it at the end.
     output_padding = []
+    pads_end = []
     for i, (size, k, s, p, d) in enumerate(
             zip(x_shape[2:], ksize, stride, pad, dilate)):
         default = s * (size - 1) + (k - 1) * d + 1 - 2 * p
         out = default if outsize is None or outsize[i] is None \
             else outsize[i]
-        if out < default:
-            raise ValueError(
-                'output size {} of the deconvolution is smaller than '
-                '{}'.format(out, default))
-        output_padding.append(out - default)
+        output_padding.append(max(out - default, 0))
+        pads_end.append(p + max(default - out, 0))
     attrs = dict(kernel_shape=list(ksize), strides=list(stride),
-                 pads=list(pad) * 2, dilations=list(dilate),
+                 pads=list(pad) + pads_end, dilations=list(dilate),
                  group=int(groups))
     if any(output_padding):
         attrs['output_padding'] = output_padding
