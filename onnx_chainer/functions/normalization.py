@@ -1,5 +1,6 @@
 """Converters of normalization functions."""
 
+import chainer
 import numpy as np
 
 from onnx_chainer.functions import _common
@@ -27,7 +28,6 @@ def _batch_statistics(func):
 
 def chainer_to_numpy(array):
     """Returns ``array`` (NumPy or CuPy) as a NumPy array."""
-    import chainer
     return chainer.backend.CpuDevice().send(array)
 
 
