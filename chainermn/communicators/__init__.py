@@ -53,7 +53,7 @@ def create_communicator(communicator_name='pure_nccl', mpi_comm=None,
     name           CPU GPU notes
     ============== === === ============================================
     pure_nccl          yes NCCL through CuPy; the default
-    flat           yes yes all gradients in one float32 allreduce
+    flat           yes yes gradients packed into float32 allreduces
     non_cuda_aware yes yes as flat, staged through host memory
     naive          yes yes one allreduce per gradient array
     dummy          yes yes packs gradients, communicates nothing

@@ -68,25 +68,6 @@ class HostBuffer:
         return self._memory[:nbytes].view(dtype)
 
 
-def pack_params(params, attr_name, buffer, zero_fill):
-    """Copies the ``attr_name`` arrays of ``params`` into ``buffer``.
-
-    A missing gradient is packed as zeros when ``zero_fill`` is set.
-    ``buffer`` is a flat array (of the transfer dtype); the arrays are cast
-    to it as they are copied.
-    """
-    offset = 0
-    for param in params:
-        value = getattr(param, attr_name)
-        if value is None:
-            size = param.array.size
-            buffer[offset:offset + size] = 0
-        else:
-            size = value.size
-            buffer[offset:offset + size] = to_host(value).reshape(-1)
-        offset += size
-
-
 def unpack_params(params, attr_name, buffer, zero_fill, scale=None):
     """Copies ``buffer`` back into the ``attr_name`` arrays of ``params``.
 
@@ -111,3 +92,41 @@ def unpack_params(params, attr_name, buffer, zero_fill, scale=None):
                 chunk *= scale
             value[...] = backend.get_array_module(value).asarray(chunk)
         offset += size
+
+
+class FlatGrad:
+    """The gradient of a parameter as a flat host array, read and written
+    in slices.
+
+    A C-contiguous NumPy gradient is used in place; any other (a CuPy
+    array, a non-contiguous one) is copied to the host, and
+    :meth:`store` copies the result back.
+    """
+
+    def __init__(self, param):
+        self._param = param
+        grad = param.grad
+        self._in_place = isinstance(grad, numpy.ndarray) and \
+            grad.flags.c_contiguous
+        self._flat = (grad if self._in_place
+                      else numpy.array(to_host(grad))).reshape(-1)
+        self.size = self._flat.size
+
+    def read(self, begin, end):
+        """Elements ``begin:end``."""
+        return self._flat[begin:end]
+
+    def write(self, begin, end, values, scale=None):
+        """Sets elements ``begin:end`` to ``values`` (times ``scale``)."""
+        target = self._flat[begin:end]
+        if scale is None:
+            target[...] = values
+        else:
+            numpy.multiply(values, scale, out=target, casting='unsafe')
+
+    def store(self):
+        """Copies the values back into the parameter's gradient."""
+        if not self._in_place:
+            grad = self._param.grad
+            grad[...] = backend.get_array_module(grad).asarray(
+                self._flat.reshape(grad.shape))

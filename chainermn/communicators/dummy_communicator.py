@@ -15,4 +15,4 @@ class DummyCommunicator(flat_communicator.FlatCommunicator):
     def multi_node_mean_grad(self, model, zero_fill=False):
         params = _memory_utility.extract_params_set_grad(
             model, zero_fill)
-        self._mean_packed(params, zero_fill, communicate=False)
+        self._mean_packed(params, communicate=False)

@@ -322,3 +322,23 @@ def test_pure_nccl_without_nccl():
         chainermn.create_communicator('pure_nccl')
     with pytest.raises(RuntimeError, match='NCCL is not available'):
         chainermn.create_communicator()
+
+
+@pytest.mark.parametrize('chunk_size', [1, 5, 7, 1 << 22])
+@pytest.mark.parametrize('name', ['flat', 'non_cuda_aware'])
+def test_flat_windows_cross_arrays(name, chunk_size):
+    comm = chainermn.create_communicator(name)
+    comm.chunk_size = chunk_size
+    model = _Model(dtype_b=numpy.float16)
+    model.c.W.initialize((5, 3))
+    expected = {}
+    for i, (path, param) in enumerate(sorted(model.namedparams())):
+        values = numpy.arange(param.size).reshape(param.shape) + i
+        param.grad = (values * (comm.rank + 1)).astype(param.dtype)
+        expected[path] = values * 1.5
+    # A non-contiguous gradient is written back too.
+    model.a.W.grad = numpy.asfortranarray(model.a.W.grad)
+    comm.multi_node_mean_grad(model)
+    for path, param in sorted(model.namedparams()):
+        chainer.testing.assert_allclose(param.grad, expected[path],
+                                        rtol=1e-3)
