@@ -2,18 +2,20 @@
 
 A chain whose ``forward`` (or ``__call__``) is decorated with
 :func:`static_graph` runs its define-by-run code once per input signature
-(the shapes, dtypes and array types of its inputs and the ``train`` mode).
+(the shapes, dtypes and array types of its inputs, whether they require
+gradients, and the ``train`` mode).
 While it runs, every function node it applies is recorded, in order, with
 where each of its inputs comes from: an input of the chain, a parameter, an
 output of an earlier node, the result of a :func:`static_code` function, or
 a constant. Later calls with the same signature replay the recorded steps:
 each node's ``forward`` runs directly on arrays, with no graph construction,
 no type checks and no per-node bookkeeping. The whole chain appears in the
-caller's graph as one :class:`StaticScheduleFunction` node; its backward
-calls the recorded nodes' ``backward`` in reverse order on the gradient
-arrays (no heap, no rank ordering, no graph building) and adds the
-parameters' gradients to their ``.grad``, so optimizers, hooks and the
-trainer work unchanged.
+caller's graph as one :class:`StaticScheduleFunction` node, whose inputs
+are the chain's inputs and the parameters it reads. Its backward runs the
+recorded nodes' backward in reverse order on gradient arrays (no heap, no
+rank ordering, no graph building; see :mod:`.backward_plan`) and returns
+the gradients of its inputs, which reach the parameters' ``.grad`` as for
+any function, so optimizers, hooks and the trainer work unchanged.
 """
 
 import weakref
@@ -26,6 +28,7 @@ from chainer.backends import cuda
 from chainer import configuration
 from chainer import function_hook
 from chainer import function_node
+from chainer.graph_optimizations import backward_plan
 from chainer import variable
 
 
@@ -67,7 +70,8 @@ class _Recorder(function_hook.FunctionHook):
 class _NodeStep:
     """A recorded function node and the slots of its inputs and outputs."""
 
-    __slots__ = ('node', 'in_slots', 'out_slots', 'out_nodes', 'targets')
+    __slots__ = ('node', 'in_slots', 'out_slots', 'out_nodes', 'targets',
+                 'plan')
 
     def __init__(self, node, in_slots, out_slots, out_nodes, targets):
         self.node = node
@@ -75,6 +79,7 @@ class _NodeStep:
         self.out_slots = out_slots
         self.out_nodes = out_nodes
         self.targets = targets
+        self.plan = None
 
     def __call__(self, table):
         node = self.node
@@ -101,6 +106,47 @@ class _NodeStep:
         for s, y in zip(self.out_slots, outputs):
             if s >= 0:
                 table[s] = y
+
+
+    def backward_on_variables(self, gys):
+        """Runs the node's backward on variables; returns gradient arrays."""
+        make_variable = variable.Variable._init_unchecked
+        gy_vars = tuple([
+            None if gy is None else make_variable(gy, requires_grad=False)
+            for gy in gys])
+        gxs = _backprop.normalize_grad_inputs(
+            self.node, self.targets, self.node.backward(self.targets, gy_vars))
+        return [None if gx is None else gx.array for gx in gxs]
+
+    def record_backward(self, gys, params):
+        """Runs the backward on variables and records its plan.
+
+        The plan is kept only if running it gives the same gradients.
+        """
+        node = self.node
+        make_variable = variable.Variable._init_unchecked
+        gy_vars = tuple([
+            None if gy is None else make_variable(gy, requires_grad=False)
+            for gy in gys])
+        recorder = backward_plan.GradientRecorder()
+        with configuration.using_config('enable_backprop', True), recorder:
+            gxs = _backprop.normalize_grad_inputs(
+                node, self.targets, node.backward(self.targets, gy_vars))
+        gx_arrays = [None if gx is None else gx.array for gx in gxs]
+        if not isinstance(node, StaticScheduleFunction):
+            plan = backward_plan.build(node, gy_vars, gxs, recorder.calls,
+                                       params)
+            if plan is not None and backward_plan.same_arrays(
+                    plan.run(node, gys), gx_arrays):
+                self.plan = plan
+        return gx_arrays
+
+    def replay_backward(self, gys):
+        """Computes the target inputs' gradient arrays of a replay."""
+        plan = self.plan
+        if plan is not None and plan.matches(gys):
+            return plan.run(self.node, gys)
+        return self.backward_on_variables(gys)
 
 
 class _CodeStep:
@@ -173,15 +219,26 @@ class StaticScheduleFunction(function_node.FunctionNode):
         self._keep_alive = []
         self._n_resolved = 0
         self._params = []
-        self._param_index = {}
         self._steps = ()
         self._node_steps = ()
         self._template = []
         self._n_inputs = 0
         self._param_slots = ()
+        self._input_slots = ()
         self._out_slots = ()
         self._first_outputs = None
         self._out_structure = None
+        self._backward_recorded = False
+
+    @property
+    def params(self):
+        """tuple of Parameter: The parameters the schedule reads.
+
+        They are inputs of the schedule's node after the chain's own
+        inputs, so that the backward pass accumulates their gradients as
+        for any function.
+        """
+        return self._params
 
     def is_empty(self):
         """Returns ``True`` while the schedule has not been recorded."""
@@ -288,7 +345,8 @@ class StaticScheduleFunction(function_node.FunctionNode):
 
         template = [None] * len(in_vars)
         slot_of = {}
-        differentiable = set(range(len(in_vars)))
+        differentiable = set([
+            k for k, x in enumerate(in_vars) if x.requires_grad])
 
         def slot(source, array=None):
             key = source if source[0] != _PARAM else (_PARAM, id(source[1]))
@@ -379,7 +437,9 @@ class StaticScheduleFunction(function_node.FunctionNode):
             [s for s in node_steps if s.targets]))
         self._template = template
         self._param_slots = tuple(
-            (param, slot_of[(_PARAM, id(param))]) for param in self._params)
+            [slot_of[(_PARAM, id(param))] for param in self._params])
+        self._input_slots = tuple(range(len(in_vars))) + self._param_slots
+        self._params = tuple(self._params)
         self._out_slots = tuple(out_slots)
         self._first_outputs = tuple(first_outputs)
         self._recorded = []
@@ -424,9 +484,10 @@ class StaticScheduleFunction(function_node.FunctionNode):
             print('Replaying the static schedule of {}'.format(
                 type(self.chain).__name__))
         table = list(self._template)
-        table[:len(inputs)] = inputs
-        for param, s in self._param_slots:
-            table[s] = param.array
+        n_inputs = self._n_inputs
+        table[:n_inputs] = inputs[:n_inputs]
+        for s, array in zip(self._param_slots, inputs[n_inputs:]):
+            table[s] = array
         if inputs and isinstance(inputs[0], cuda.ndarray):
             with backend.using_device(backend.get_device_from_array(
                     *inputs)):
@@ -450,8 +511,8 @@ class StaticScheduleFunction(function_node.FunctionNode):
         for s, gy in zip(self._out_slots, grad_outputs):
             if gy is not None:
                 _accumulate(grads, s, gy.array)
-        make_variable = variable.Variable._init_unchecked
-        normalize = _backprop.normalize_grad_inputs
+        recording = not self._backward_recorded
+        params = self._params
         for step in self._node_steps:
             gys = []
             has_grad = False
@@ -461,30 +522,24 @@ class StaticScheduleFunction(function_node.FunctionNode):
                     g = grads[s]
                     if g is not None:
                         grads[s] = None
-                        g = make_variable(g, requires_grad=False)
                         has_grad = True
                 gys.append(g)
             if not has_grad:
                 continue
-            node = step.node
-            targets = step.targets
-            gxs = normalize(node, targets, node.backward(targets, tuple(gys)))
+            if recording:
+                gxs = step.record_backward(gys, params)
+            else:
+                gxs = step.replay_backward(gys)
             in_slots = step.in_slots
-            for i, gx in zip(targets, gxs):
+            for i, gx in zip(step.targets, gxs):
                 if gx is not None:
-                    _accumulate(grads, in_slots[i],
-                                gx.array if isinstance(gx, variable.Variable)
-                                else gx)
-        for param, s in self._param_slots:
-            g = grads[s]
-            if g is not None:
-                if param.grad is None:
-                    param.grad = g
-                else:
-                    param.grad = param.grad + g
+                    _accumulate(grads, in_slots[i], gx)
+        self._backward_recorded = True
+        slots = self._input_slots
+        make_variable = variable.Variable._init_unchecked
         return tuple([
-            None if grads[i] is None
-            else make_variable(grads[i], requires_grad=False)
+            None if grads[slots[i]] is None
+            else make_variable(grads[slots[i]], requires_grad=False)
             for i in target_input_indexes])
 
     def __repr__(self):
@@ -553,7 +608,8 @@ class ScheduleManager:
             self.in_use_count.clear()
         shared = not (train and config.enable_backprop)
         key = (train, shared, tuple([
-            (type(x.array), x.shape, x.dtype) for x in in_vars]))
+            (type(x.array), x.shape, x.dtype, x.requires_grad)
+            for x in in_vars]))
         schedules = self.schedules.get(key)
         if schedules is None:
             schedules = self.schedules[key] = []
@@ -603,11 +659,12 @@ def static_graph(*args, **kwargs):
     """Marks the ``forward`` of a chain as a static graph.
 
     The chain's define-by-run code runs on the first call for each input
-    signature (input shapes, dtypes and array types, and
-    ``chainer.config.train``); the function nodes it applies are recorded as
-    a schedule, which later calls of the same signature replay on the new
-    input arrays and the parameters' current arrays, without building a
-    graph. Gradients reach the parameters' ``.grad`` as in define-by-run.
+    signature (input shapes, dtypes, array types and whether they require
+    gradients, and ``chainer.config.train``); the function nodes it applies
+    are recorded as a schedule, which later calls of the same signature
+    replay on the new input arrays and the parameters' current arrays,
+    without building a graph. Gradients reach the parameters' ``.grad`` as
+    in define-by-run.
 
     Only function nodes and functions decorated with :func:`static_code` are
     replayed: other Python code of ``forward`` (a print, a counter, a
@@ -700,7 +757,7 @@ def _wrap_static_graph(func, options):
         chain.static_schedule = schedule
         if schedule.is_empty():
             _record(func, chain, schedule, flat_vars, structure)
-        outputs = schedule.apply(flat_vars)
+        outputs = schedule.apply(flat_vars + schedule.params)
         return _unflatten_args(outputs, schedule._out_structure)
 
     wrapped_func.__name__ = getattr(func, '__name__', 'forward')
@@ -713,7 +770,8 @@ def _as_input_variable(x):
     if isinstance(x, variable.Variable):
         return x
     if _is_array(x):
-        return variable.Variable(x)
+        # As for any function, an array is an input without a gradient.
+        return variable.Variable(x, requires_grad=False)
     raise TypeError(
         'the arguments of a static chain must be variables, arrays, or '
         'lists and tuples of them; got {}'.format(type(x).__name__))
@@ -725,7 +783,8 @@ def _record(func, chain, schedule, flat_vars, structure):
             'Not allowed to nest static chains: {} is called while the '
             'static schedule of another chain is being recorded'.format(
                 type(chain).__name__))
-    in_vars = [variable.Variable(x.array) for x in flat_vars]
+    in_vars = [variable.Variable(x.array, requires_grad=x.requires_grad)
+               for x in flat_vars]
     inner_args = _unflatten_args(in_vars, structure, as_list=True)
     schedule._start_recording(chain, in_vars)
     try:
