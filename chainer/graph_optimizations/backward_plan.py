@@ -31,8 +31,9 @@ from chainer import function_hook
 _GY, _RETAINED_INPUT, _RETAINED_OUTPUT, _ATTRIBUTE, _PARAM, _COMPUTED = \
     range(6)
 
-# Attributes of FunctionNode itself, which the plan does not need to trace.
-_NODE_ATTRIBUTES = frozenset([
+# The attributes FunctionNode keeps for the graph: a plan does not trace
+# them, and a replay does not reset them.
+NODE_ATTRIBUTES = frozenset([
     'inputs', 'outputs', 'rank', 'stack', 'lazy_grad_sum',
     '_input_indexes_to_retain', '_output_indexes_to_retain',
     '_retained_output_data', '_local_function_hooks',
@@ -187,7 +188,7 @@ def build(node, gys, gxs, calls, params):
         out_node = node.outputs[index]()
         note(out_node, array, (_RETAINED_OUTPUT, k))
     for name, value in vars(node).items():
-        if name not in _NODE_ATTRIBUTES and _is_array(value):
+        if name not in NODE_ATTRIBUTES and _is_array(value):
             note(None, value, (_ATTRIBUTE, name))
     for param in params:
         note(param.node, param.array, (_PARAM, param))
@@ -210,7 +211,7 @@ def build(node, gys, gxs, calls, params):
             in_sources.append(source)
         attr_sources = []
         for name, value in vars(grad_node).items():
-            if name in _NODE_ATTRIBUTES:
+            if name in NODE_ATTRIBUTES:
                 continue
             if _is_array(value):
                 source = by_array.get(id(value))

@@ -44,6 +44,8 @@ def _is_array(x):
     return isinstance(x, (numpy.ndarray, cuda.ndarray))
 
 
+_MISSING = object()
+
 # Where the array of a schedule slot comes from.
 _INPUT, _PARAM, _CONST, _COMPUTED = range(4)
 
@@ -71,18 +73,36 @@ class _NodeStep:
     """A recorded function node and the slots of its inputs and outputs."""
 
     __slots__ = ('node', 'in_slots', 'out_slots', 'out_nodes', 'targets',
-                 'plan')
+                 'plan', 'initial_attributes', 'added_attributes')
 
-    def __init__(self, node, in_slots, out_slots, out_nodes, targets):
+    def __init__(self, node, in_slots, out_slots, out_nodes, targets,
+                 state_before):
         self.node = node
         self.in_slots = in_slots
         self.out_slots = out_slots
         self.out_nodes = out_nodes
         self.targets = targets
         self.plan = None
+        # What forward changed in the node's attributes is undone before
+        # each replay, so that a node computing something once (a dropout
+        # mask drawn when none is given) computes it again, as a new node
+        # of define-by-run code would.
+        state_after = vars(node)
+        self.initial_attributes = tuple([
+            (name, value) for name, value in state_before.items()
+            if state_after.get(name, _MISSING) is not value])
+        self.added_attributes = tuple([
+            name for name in state_after
+            if name not in state_before
+            and name not in backward_plan.NODE_ATTRIBUTES])
 
     def __call__(self, table):
         node = self.node
+        if self.initial_attributes or self.added_attributes:
+            attributes = vars(node)
+            for name in self.added_attributes:
+                attributes.pop(name, None)
+            attributes.update(self.initial_attributes)
         inputs = tuple([table[s] for s in self.in_slots])
         node._input_indexes_to_retain = None
         node._output_indexes_to_retain = None
@@ -276,7 +296,9 @@ class StaticScheduleFunction(function_node.FunctionNode):
             self._note_array(param.array, (_PARAM, param))
 
     def _record_node(self, node, in_data):
-        self._recorded.append(('node', node, in_data))
+        state = {name: value for name, value in vars(node).items()
+                 if name not in backward_plan.NODE_ATTRIBUTES}
+        self._recorded.append(('node', node, in_data, state))
 
     def append_function(self, func, args, kwargs, func_name=None):
         """Runs a :func:`static_code` function and adds it to the schedule.
@@ -382,7 +404,7 @@ class StaticScheduleFunction(function_node.FunctionNode):
                 steps.append(_CodeStep(func, args, kwargs, input_slots,
                                        out_slots, func_name))
                 continue
-            _, node, in_data = step
+            _, node, in_data, state_before = step
             in_slots = []
             for i, in_node in enumerate(node.inputs):
                 source = self._input_source(
@@ -405,7 +427,7 @@ class StaticScheduleFunction(function_node.FunctionNode):
                 if targets:
                     differentiable.add(s)
             node_step = _NodeStep(node, tuple(in_slots), tuple(out_slots),
-                                  tuple(out_nodes), targets)
+                                  tuple(out_nodes), targets, state_before)
             steps.append(node_step)
             node_steps.append(node_step)
 

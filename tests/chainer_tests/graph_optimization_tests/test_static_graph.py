@@ -448,3 +448,153 @@ def test_constant_created_in_chain_is_kept():
         y = model(numpy.full(3, value, numpy.float32))
         model.schedule_manager.end_forward()
         testing.assert_allclose(y.array, numpy.full(3, 2 * value))
+
+
+class DropoutMLP(chainer.Chain):
+
+    def __init__(self):
+        super(DropoutMLP, self).__init__()
+        with self.init_scope():
+            self.l1 = L.Linear(6, 8)
+            self.l2 = L.Linear(8, 3)
+
+    @chainer.static_graph
+    def forward(self, x):
+        return self.l2(F.dropout(F.relu(self.l1(x)), 0.4))
+
+
+class DynamicDropoutMLP(DropoutMLP):
+
+    forward = _forward_of(DropoutMLP)
+
+
+def test_dropout_masks_are_drawn_again_on_replay():
+    rng = numpy.random.RandomState(8)
+    x = rng.uniform(size=(5, 6)).astype(numpy.float32)
+    static_model, dynamic_model = _copied_pair(
+        DropoutMLP, DynamicDropoutMLP, x)
+    static_model.schedule_manager.end_forward()
+    for seed in range(5):
+        x = rng.uniform(size=(5, 6)).astype(numpy.float32)
+        grads = []
+        for model in (static_model, dynamic_model):
+            numpy.random.seed(seed)
+            model.cleargrads()
+            F.sum(model(x) ** 2).backward()
+            grads.append(model.l1.W.grad)
+        testing.assert_allclose(grads[0], grads[1], rtol=1e-5)
+    dropout_step = [step for step in static_model.static_schedule._node_steps
+                    if step.node.label == 'Dropout']
+    # The mask is an attribute of the dropout node: its backward is traced.
+    assert dropout_step[0].plan is not None
+
+
+def test_backward_plans_cover_linear_and_activations():
+    model = MLP()
+    x = numpy.ones((2, 6), numpy.float32)
+    F.sum(model(x)).backward()
+    steps = model.static_schedule._node_steps
+    assert [step.node.label for step in steps if step.plan is None] == []
+
+
+class _ScaleByMaskOutsideGraph(chainer.FunctionNode):
+    """Its backward computes an array in Python from the retained input."""
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        return x * (x > 0),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        mask = (x.array > 0).astype(gy.dtype)
+        return gy * chainer.Variable(mask),
+
+
+class _MulByHeldArray(chainer.FunctionNode):
+    """Its gradient node holds an array made in backward."""
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        return x * x,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return _Scale(2 * x.array).apply(grad_outputs)
+
+
+class _Scale(chainer.FunctionNode):
+
+    def __init__(self, scale):
+        self.scale = scale
+
+    def forward(self, inputs):
+        return inputs[0] * self.scale,
+
+    def backward(self, indexes, grad_outputs):
+        return _Scale(self.scale).apply(grad_outputs)
+
+
+class _Custom(chainer.Chain):
+
+    def __init__(self, node_class):
+        super(_Custom, self).__init__()
+        self.node_class = node_class
+        with self.init_scope():
+            self.l1 = L.Linear(3, 3)
+
+    @chainer.static_graph
+    def forward(self, x):
+        h, = self.node_class().apply((self.l1(x),))
+        return F.sum(h)
+
+
+@pytest.mark.parametrize('node_class', [_ScaleByMaskOutsideGraph,
+                                        _MulByHeldArray])
+def test_backward_outside_function_nodes_is_not_replayed_stale(node_class):
+    model = _Custom(node_class)
+    rng = numpy.random.RandomState(9)
+    for _ in range(4):
+        x = rng.uniform(-1, 1, (4, 3)).astype(numpy.float32)
+        model.cleargrads()
+        model(x).backward()
+        static_grad = model.l1.W.grad.copy()
+        model.cleargrads()
+        _forward_of(_Custom)(model, x).backward()
+        testing.assert_allclose(static_grad, model.l1.W.grad, rtol=1e-5)
+    custom_step, = [step for step in model.static_schedule._node_steps
+                    if isinstance(step.node, node_class)]
+    assert custom_step.plan is None
+
+
+def test_enable_double_backprop_runs_define_by_run():
+    class Model(chainer.Chain):
+        def __init__(self):
+            super(Model, self).__init__()
+            with self.init_scope():
+                self.l1 = L.Linear(3, 2)
+
+        @chainer.static_graph(enable_double_backprop=True)
+        def forward(self, x):
+            return F.tanh(self.l1(x))
+
+    model = Model()
+    x = chainer.Variable(numpy.ones((2, 3), numpy.float32))
+    gx, = chainer.grad([F.sum(model(x))], [x], enable_double_backprop=True)
+    F.sum(gx * gx).backward()
+    assert model.l1.W.grad is not None
+
+
+def test_loss_scale_reaches_parameters():
+    rng = numpy.random.RandomState(10)
+    x = rng.uniform(size=(3, 6)).astype(numpy.float32)
+    static_model, dynamic_model = _copied_pair(MLP, DynamicMLP, x)
+    static_model.schedule_manager.end_forward()
+    for _ in range(2):
+        for model in (static_model, dynamic_model):
+            model.cleargrads()
+            F.sum(model(x)).backward(loss_scale=8.0)
+        testing.assert_allclose(static_model.l1.W.grad,
+                                dynamic_model.l1.W.grad, rtol=1e-5)
