@@ -68,6 +68,9 @@ class _Recorder(function_hook.FunctionHook):
                 '@static_code.'.format(function.label))
         self.schedule._record_node(function, in_data)
 
+    def forward_postprocess(self, function, in_data):
+        vars(function).pop('forward', None)
+
 
 class _NodeStep:
     """A recorded function node and the slots of its inputs and outputs."""
@@ -237,7 +240,6 @@ class StaticScheduleFunction(function_node.FunctionNode):
         self._recorded = []
         self._array_sources = {}
         self._keep_alive = []
-        self._n_resolved = 0
         self._params = []
         self._steps = ()
         self._node_steps = ()
@@ -277,28 +279,21 @@ class StaticScheduleFunction(function_node.FunctionNode):
             self._array_sources.setdefault(id(array), source)
             self._keep_alive.append(array)
 
-    def _note_computed_arrays(self):
-        """Notes the output arrays of the nodes recorded so far."""
-        recorded = self._recorded
-        for index in range(self._n_resolved, len(recorded)):
-            step = recorded[index]
-            if step[0] != 'node':
-                continue
-            for j, ref in enumerate(step[1].outputs or ()):
-                out_node = ref()
-                if out_node is None:
-                    continue
-                var = out_node.get_variable_or_none()
-                array = out_node.data if var is None else var.array
-                self._note_array(array, (_COMPUTED, index, j))
-        self._n_resolved = len(recorded)
-        for param in self.chain.params():
-            self._note_array(param.array, (_PARAM, param))
-
     def _record_node(self, node, in_data):
         state = {name: value for name, value in vars(node).items()
                  if name not in backward_plan.NODE_ATTRIBUTES}
+        index = len(self._recorded)
         self._recorded.append(('node', node, in_data, state))
+        forward = node.forward
+
+        def forward_noting_outputs(inputs):
+            outputs = forward(inputs)
+            for j, y in enumerate(outputs):
+                self._note_array(y, (_COMPUTED, index, j))
+            return outputs
+
+        # Only for this application: the hook's postprocess removes it.
+        node.forward = forward_noting_outputs
 
     def append_function(self, func, args, kwargs, func_name=None):
         """Runs a :func:`static_code` function and adds it to the schedule.
@@ -316,7 +311,8 @@ class StaticScheduleFunction(function_node.FunctionNode):
         if self.verbosity_level >= 2:
             print('Adding static code to the schedule: {}'.format(
                 func_name or getattr(func, '__name__', func)))
-        self._note_computed_arrays()
+        for param in self.chain.params():
+            self._note_array(param.array, (_PARAM, param))
         input_sources = []
         for index, x in enumerate(kwargs.get('inputs', ())):
             source = self._array_sources.get(id(x)) if _is_array(x) else None
@@ -354,7 +350,6 @@ class StaticScheduleFunction(function_node.FunctionNode):
             RuntimeError: If an output of the chain or an input of a
                 recorded function cannot be computed by the schedule.
         """
-        self._note_computed_arrays()
         sources_by_node = {}
         for k, x in enumerate(in_vars):
             sources_by_node[id(x.node)] = (_INPUT, k)
@@ -392,6 +387,11 @@ class StaticScheduleFunction(function_node.FunctionNode):
 
         steps = []
         node_steps = []
+        # Outputs that static code reads need a slot even if no variable
+        # holds them any more.
+        read_by_code = set([
+            source for step in self._recorded if step[0] == 'code'
+            for _, source in step[4]])
         graph_nodes = []
         for index, step in enumerate(self._recorded):
             if step[0] == 'code':
@@ -406,22 +406,27 @@ class StaticScheduleFunction(function_node.FunctionNode):
                 continue
             _, node, in_data, state_before = step
             in_slots = []
+            targets = []
             for i, in_node in enumerate(node.inputs):
-                source = self._input_source(
+                source, connected = self._input_source(
                     node, i, in_node, in_data[i], sources_by_node)
-                in_slots.append(slot(source, in_data[i]))
+                s = slot(source, in_data[i])
+                in_slots.append(s)
+                if connected and s in differentiable:
+                    targets.append(i)
                 graph_nodes.append(in_node)
-            targets = tuple([
-                i for i, s in enumerate(in_slots) if s in differentiable])
+            targets = tuple(targets)
             out_slots = []
             out_nodes = []
             for j, ref in enumerate(node.outputs):
                 out_node = ref()
                 out_nodes.append(out_node)
-                if out_node is None:
+                if out_node is None and (
+                        _COMPUTED, index, j) not in read_by_code:
                     out_slots.append(-1)
                     continue
-                graph_nodes.append(out_node)
+                if out_node is not None:
+                    graph_nodes.append(out_node)
                 s = slot((_COMPUTED, index, j))
                 out_slots.append(s)
                 if targets:
@@ -474,15 +479,21 @@ class StaticScheduleFunction(function_node.FunctionNode):
                 len(self._steps), type(chain).__name__))
 
     def _input_source(self, node, i, in_node, array, sources_by_node):
+        """Finds where input ``i`` of ``node`` comes from.
+
+        Returns:
+            tuple: The source, and whether the gradient flows back along
+            it: an array that only shares its data with an input, a
+            parameter or an earlier output (a new variable made of its
+            array) gets the new data on a replay but, as in define-by-run,
+            no gradient.
+        """
         source = sources_by_node.get(id(in_node))
         if source is not None:
-            return source
+            return source, True
         var = in_node.get_variable_or_none()
         if isinstance(var, variable.Parameter):
-            return (_PARAM, var)
-        source = self._array_sources.get(id(array))
-        if source is not None and source[0] == _COMPUTED:
-            return source
+            return (_PARAM, var), True
         if in_node.creator_node is not None:
             raise RuntimeError(
                 'Input {} of {} in the static chain {} was computed outside '
@@ -490,7 +501,10 @@ class StaticScheduleFunction(function_node.FunctionNode):
                 'schedule would replay it as a constant. Pass it to the '
                 'chain as an argument.'.format(
                     i, node.label, type(self.chain).__name__))
-        return (_CONST,)
+        source = self._array_sources.get(id(array))
+        if source is not None:
+            return source, False
+        return (_CONST,), False
 
     # Replay.
 

@@ -598,3 +598,42 @@ def test_loss_scale_reaches_parameters():
             F.sum(model(x)).backward(loss_scale=8.0)
         testing.assert_allclose(static_model.l1.W.grad,
                                 dynamic_model.l1.W.grad, rtol=1e-5)
+
+
+def test_static_code_reads_an_array_no_variable_keeps():
+    seen = []
+
+    @chainer.static_code
+    def record(inputs):
+        seen.append(inputs[0].copy())
+
+    def body(self, x):
+        record(inputs=[F.exp(x).array])
+        return x * 2
+
+    model = _Returns(body)
+    for value in (0, 1):
+        x = numpy.full(2, value, numpy.float32)
+        with chainer.using_config('train', False):
+            model(x)
+    testing.assert_allclose(seen[1], numpy.exp(numpy.ones(2)), rtol=1e-6)
+
+
+def test_new_variable_of_an_array_gets_new_data_and_no_gradient():
+    def body(self, x):
+        h = F.exp(x)
+        # A new leaf made of h's array: its data follows h, its gradient
+        # does not flow back into h.
+        detached = chainer.Variable(h.array)
+        again = chainer.Variable(x.array)
+        return F.sum(h * detached + again)
+
+    model = _Returns(body)
+    for value in (0.5, 1.5):
+        x = chainer.Variable(numpy.full(2, value, numpy.float32))
+        y = model(x)
+        y.backward()
+        model.schedule_manager.end_forward()
+        e = numpy.exp(value)
+        testing.assert_allclose(y.array, 2 * (e * e + value), rtol=1e-6)
+        testing.assert_allclose(x.grad, numpy.full(2, e * e), rtol=1e-6)
