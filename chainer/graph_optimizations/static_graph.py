@@ -130,13 +130,9 @@ class _NodeStep:
             if s >= 0:
                 table[s] = y
 
-
     def backward_on_variables(self, gys):
         """Runs the node's backward on variables; returns gradient arrays."""
-        make_variable = variable.Variable._init_unchecked
-        gy_vars = tuple([
-            None if gy is None else make_variable(gy, requires_grad=False)
-            for gy in gys])
+        gy_vars = _grad_variables(gys)
         gxs = _backprop.normalize_grad_inputs(
             self.node, self.targets, self.node.backward(self.targets, gy_vars))
         return [None if gx is None else gx.array for gx in gxs]
@@ -147,10 +143,7 @@ class _NodeStep:
         The plan is kept only if running it gives the same gradients.
         """
         node = self.node
-        make_variable = variable.Variable._init_unchecked
-        gy_vars = tuple([
-            None if gy is None else make_variable(gy, requires_grad=False)
-            for gy in gys])
+        gy_vars = _grad_variables(gys)
         recorder = backward_plan.GradientRecorder()
         with configuration.using_config('enable_backprop', True), recorder:
             gxs = _backprop.normalize_grad_inputs(
@@ -170,6 +163,13 @@ class _NodeStep:
         if plan is not None and plan.matches(gys):
             return plan.run(self.node, gys)
         return self.backward_on_variables(gys)
+
+
+def _grad_variables(grads):
+    make_variable = variable.Variable._init_unchecked
+    return tuple([
+        None if g is None else make_variable(g, requires_grad=False)
+        for g in grads])
 
 
 class _CodeStep:
@@ -254,11 +254,13 @@ class StaticScheduleFunction(function_node.FunctionNode):
 
     @property
     def params(self):
-        """tuple of Parameter: The parameters the schedule reads.
+        """tuple of Variable: The parameters the schedule reads.
 
-        They are inputs of the schedule's node after the chain's own
-        inputs, so that the backward pass accumulates their gradients as
-        for any function.
+        With them come the other variables without a creator that the
+        chain reads and that outlive the call. They are inputs of the
+        schedule's node after the chain's own inputs, so that each call
+        reads their current arrays and the backward pass accumulates their
+        gradients as for any function.
         """
         return self._params
 
@@ -378,7 +380,8 @@ class StaticScheduleFunction(function_node.FunctionNode):
                     template.append(array if source[0] == _CONST else None)
                     if source[0] == _PARAM:
                         self._params.append(source[1])
-                        differentiable.add(s)
+                        if source[1].requires_grad:
+                            differentiable.add(s)
                 slot_of[key] = s
             return s
 
@@ -454,9 +457,9 @@ class StaticScheduleFunction(function_node.FunctionNode):
         # The recorded graph is only read by the replay: its variable
         # nodes give the retained arrays to ``backward`` and must not hand
         # out the recording's variables.
+        read_variables = set([id(var) for var in self._params])
         for graph_node in graph_nodes:
-            if not isinstance(graph_node.get_variable_or_none(),
-                              variable.Parameter):
+            if id(graph_node.get_variable_or_none()) not in read_variables:
                 graph_node._variable = _dead_ref()
 
         self._steps = tuple(steps)
@@ -492,7 +495,9 @@ class StaticScheduleFunction(function_node.FunctionNode):
         if source is not None:
             return source, True
         var = in_node.get_variable_or_none()
-        if isinstance(var, variable.Parameter):
+        if var is not None and in_node.creator_node is None:
+            # A parameter, or another variable that outlives the call: its
+            # array is read on every call, and it gets its gradient.
             return (_PARAM, var), True
         if in_node.creator_node is not None:
             raise RuntimeError(
@@ -572,11 +577,7 @@ class StaticScheduleFunction(function_node.FunctionNode):
                     _accumulate(grads, in_slots[i], gx)
         self._backward_recorded = True
         slots = self._input_slots
-        make_variable = variable.Variable._init_unchecked
-        return tuple([
-            None if grads[slots[i]] is None
-            else make_variable(grads[slots[i]], requires_grad=False)
-            for i in target_input_indexes])
+        return _grad_variables([grads[slots[i]] for i in target_input_indexes])
 
     def __repr__(self):
         lines = ['StaticScheduleFunction: {} steps'.format(len(self._steps))]

@@ -637,3 +637,27 @@ def test_new_variable_of_an_array_gets_new_data_and_no_gradient():
         e = numpy.exp(value)
         testing.assert_allclose(y.array, 2 * (e * e + value), rtol=1e-6)
         testing.assert_allclose(x.grad, numpy.full(2, e * e), rtol=1e-6)
+
+
+def test_variables_held_by_the_chain_are_read_each_call():
+    class Model(chainer.Chain):
+        def __init__(self):
+            super(Model, self).__init__()
+            self.scale = chainer.Variable(numpy.full(3, 2, numpy.float32))
+            self.shift = chainer.Variable(numpy.ones(3, numpy.float32),
+                                          requires_grad=False)
+
+        @chainer.static_graph
+        def forward(self, x):
+            return F.sum(x * self.scale + self.shift)
+
+    model = Model()
+    for value in (1, 2, 3):
+        model.shift.array = numpy.full(3, value, numpy.float32)
+        model.scale.cleargrad()
+        y = model(numpy.full(3, value, numpy.float32))
+        y.backward()
+        testing.assert_allclose(y.array, 3 * (2 * value + value))
+        # The gradient reaches a plain variable as it does a parameter.
+        testing.assert_allclose(model.scale.grad, numpy.full(3, value))
+        assert model.shift.grad is None
