@@ -661,3 +661,18 @@ def test_variables_held_by_the_chain_are_read_each_call():
         # The gradient reaches a plain variable as it does a parameter.
         testing.assert_allclose(model.scale.grad, numpy.full(3, value))
         assert model.shift.grad is None
+
+
+def test_test_mode_schedule_sees_running_statistics_of_later_training():
+    rng = numpy.random.RandomState(11)
+    x = rng.uniform(size=(8, 6)).astype(numpy.float32)
+    static_model, dynamic_model = _copied_pair(BNModel, DynamicBNModel, x)
+    static_model.schedule_manager.end_forward()
+    for _ in range(3):
+        x = rng.uniform(size=(8, 6)).astype(numpy.float32)
+        for model in (static_model, dynamic_model):
+            model.cleargrads()
+            F.sum(model(x)).backward()
+        with chainer.using_config('train', False):
+            testing.assert_allclose(static_model(x).array,
+                                    dynamic_model(x).array, rtol=1e-5)
