@@ -102,7 +102,8 @@ class BackwardPlan:
             the plan was recorded; the plan serves only that pattern.
     """
 
-    __slots__ = ('ops', 'gx_sources', 'missing', 'passed_through')
+    __slots__ = ('ops', 'gx_sources', 'missing', 'passed_through',
+                 'single_op')
 
     def __init__(self, ops, gx_sources, missing):
         self.ops = ops
@@ -115,6 +116,19 @@ class BackwardPlan:
                            for source in gx_sources):
             self.passed_through = tuple([
                 source[1] for source in gx_sources])
+        # The most common backward: one gradient node, applied to output
+        # gradients, giving the input gradients.
+        self.single_op = None
+        if len(ops) == 1:
+            grad_node, in_sources, attr_sources = ops[0]
+            if (all(source[0] == _GY for source in in_sources)
+                    and all(source is None or source[0] == _COMPUTED
+                            for source in gx_sources)):
+                self.single_op = (
+                    grad_node, tuple([source[1] for source in in_sources]),
+                    attr_sources, tuple([
+                        None if source is None else source[2]
+                        for source in gx_sources]))
 
     def matches(self, gys):
         """Tells whether the plan serves these output gradients."""
@@ -138,31 +152,43 @@ class BackwardPlan:
         passed_through = self.passed_through
         if passed_through is not None:
             return [gys[j] for j in passed_through]
+        single_op = self.single_op
+        if single_op is not None:
+            grad_node, gy_indexes, attr_sources, out_indexes = single_op
+            if attr_sources:
+                for name, source in attr_sources:
+                    setattr(grad_node, name, _get(source, node, gys, None))
+            grad_node._input_indexes_to_retain = None
+            grad_node._output_indexes_to_retain = None
+            outputs = grad_node.forward(tuple([gys[j] for j in gy_indexes]))
+            return [None if j is None else outputs[j] for j in out_indexes]
         computed = []
-
-        def get(source):
-            kind = source[0]
-            if kind == _COMPUTED:
-                return computed[source[1]][source[2]]
-            if kind == _GY:
-                return gys[source[1]]
-            if kind == _RETAINED_INPUT:
-                return node.inputs[source[1]].data
-            if kind == _RETAINED_OUTPUT:
-                return node._retained_output_data[source[1]]
-            if kind == _ATTRIBUTE:
-                return getattr(node, source[1])
-            return source[1].array
-
         for grad_node, in_sources, attr_sources in self.ops:
             for name, source in attr_sources:
-                setattr(grad_node, name, get(source))
-            inputs = tuple([get(source) for source in in_sources])
+                setattr(grad_node, name, _get(source, node, gys, computed))
+            inputs = tuple([_get(source, node, gys, computed)
+                            for source in in_sources])
             grad_node._input_indexes_to_retain = None
             grad_node._output_indexes_to_retain = None
             computed.append(grad_node.forward(inputs))
-        return [None if source is None else get(source)
+        return [None if source is None else _get(source, node, gys, computed)
                 for source in self.gx_sources]
+
+
+def _get(source, node, gys, computed):
+    """The array of a source in a replay."""
+    kind = source[0]
+    if kind == _COMPUTED:
+        return computed[source[1]][source[2]]
+    if kind == _GY:
+        return gys[source[1]]
+    if kind == _RETAINED_INPUT:
+        return node.inputs[source[1]].data
+    if kind == _RETAINED_OUTPUT:
+        return node._retained_output_data[source[1]]
+    if kind == _ATTRIBUTE:
+        return getattr(node, source[1])
+    return source[1].array
 
 
 def build(node, gys, gxs, calls, params):

@@ -76,7 +76,8 @@ class _NodeStep:
     """A recorded function node and the slots of its inputs and outputs."""
 
     __slots__ = ('node', 'in_slots', 'out_slots', 'out_nodes', 'targets',
-                 'plan', 'initial_attributes', 'added_attributes')
+                 'target_slots', 'plan', 'initial_attributes',
+                 'added_attributes', 'resets_attributes')
 
     def __init__(self, node, in_slots, out_slots, out_nodes, targets,
                  state_before):
@@ -85,6 +86,7 @@ class _NodeStep:
         self.out_slots = out_slots
         self.out_nodes = out_nodes
         self.targets = targets
+        self.target_slots = tuple([in_slots[i] for i in targets])
         self.plan = None
         # What forward changed in the node's attributes is undone before
         # each replay, so that a node computing something once (a dropout
@@ -98,18 +100,39 @@ class _NodeStep:
             name for name in state_after
             if name not in state_before
             and name not in backward_plan.NODE_ATTRIBUTES])
+        self.resets_attributes = bool(
+            self.initial_attributes or self.added_attributes)
 
     def __call__(self, table):
         node = self.node
-        if self.initial_attributes or self.added_attributes:
+        if self.resets_attributes:
             attributes = vars(node)
             for name in self.added_attributes:
                 attributes.pop(name, None)
             attributes.update(self.initial_attributes)
-        inputs = tuple([table[s] for s in self.in_slots])
-        node._input_indexes_to_retain = None
-        node._output_indexes_to_retain = None
+        in_slots = self.in_slots
+        if len(in_slots) == 1:
+            inputs = (table[in_slots[0]],)
+        else:
+            inputs = tuple([table[s] for s in in_slots])
+        node._input_indexes_to_retain = node._output_indexes_to_retain = None
         outputs = node.forward(inputs)
+        if (node._input_indexes_to_retain is not None
+                or node._output_indexes_to_retain is not None):
+            self._keep_retained(inputs, outputs)
+        out_slots = self.out_slots
+        if len(out_slots) == 1:
+            s = out_slots[0]
+            if s >= 0:
+                table[s] = outputs[0]
+        else:
+            for s, y in zip(out_slots, outputs):
+                if s >= 0:
+                    table[s] = y
+
+    def _keep_retained(self, inputs, outputs):
+        """Keeps what forward retained, where backward looks for it."""
+        node = self.node
         retained = node._input_indexes_to_retain
         if retained is not None:
             input_nodes = node.inputs
@@ -126,9 +149,6 @@ class _NodeStep:
                     out_node.data = y
                 data.append(y)
             node._retained_output_data = tuple(data)
-        for s, y in zip(self.out_slots, outputs):
-            if s >= 0:
-                table[s] = y
 
     def backward_on_variables(self, gys):
         """Runs the node's backward on variables; returns gradient arrays."""
@@ -156,13 +176,6 @@ class _NodeStep:
                     plan.run(node, gys), gx_arrays):
                 self.plan = plan
         return gx_arrays
-
-    def replay_backward(self, gys):
-        """Computes the target inputs' gradient arrays of a replay."""
-        plan = self.plan
-        if plan is not None and plan.matches(gys):
-            return plan.run(self.node, gys)
-        return self.backward_on_variables(gys)
 
 
 def _grad_variables(grads):
@@ -463,8 +476,11 @@ class StaticScheduleFunction(function_node.FunctionNode):
                 graph_node._variable = _dead_ref()
 
         self._steps = tuple(steps)
-        self._node_steps = tuple(reversed(
-            [s for s in node_steps if s.targets]))
+        # Only nodes with an input to differentiate and an output that can
+        # get a gradient take part in the backward pass.
+        self._node_steps = tuple(reversed([
+            s for s in node_steps
+            if s.targets and any(slot >= 0 for slot in s.out_slots)]))
         self._template = template
         self._param_slots = tuple(
             [slot_of[(_PARAM, id(param))] for param in self._params])
@@ -555,26 +571,36 @@ class StaticScheduleFunction(function_node.FunctionNode):
         recording = not self._backward_recorded
         params = self._params
         for step in self._node_steps:
-            gys = []
-            has_grad = False
-            for s in step.out_slots:
-                g = None
-                if s >= 0:
-                    g = grads[s]
-                    if g is not None:
+            out_slots = step.out_slots
+            single = len(out_slots) == 1
+            if single:
+                s = out_slots[0]
+                g = grads[s]
+                if g is None:
+                    continue
+                grads[s] = None
+                gys = [g]
+            else:
+                gys = []
+                for s in out_slots:
+                    g = None
+                    if s >= 0:
+                        g = grads[s]
                         grads[s] = None
-                        has_grad = True
-                gys.append(g)
-            if not has_grad:
-                continue
+                    gys.append(g)
+                if all([g is None for g in gys]):
+                    continue
+            plan = step.plan
             if recording:
                 gxs = step.record_backward(gys, params)
+            elif plan is not None and (single or plan.matches(gys)):
+                gxs = plan.run(step.node, gys)
             else:
-                gxs = step.replay_backward(gys)
-            in_slots = step.in_slots
-            for i, gx in zip(step.targets, gxs):
+                gxs = step.backward_on_variables(gys)
+            for s, gx in zip(step.target_slots, gxs):
                 if gx is not None:
-                    _accumulate(grads, in_slots[i], gx)
+                    g = grads[s]
+                    grads[s] = gx if g is None else g + gx
         self._backward_recorded = True
         slots = self._input_slots
         return _grad_variables([grads[slots[i]] for i in target_input_indexes])
