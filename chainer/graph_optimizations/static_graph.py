@@ -4,17 +4,18 @@ A chain whose ``forward`` (or ``__call__``) is decorated with
 :func:`static_graph` runs its define-by-run code once per input signature
 (the shapes, dtypes and array types of its inputs, whether they require
 gradients, and the ``train`` mode). While it runs, every function node it
-applies is recorded, in order, with where each of its inputs comes from:
-an input of the chain, a parameter, an output of an earlier node, the
-result of a :func:`static_code` function, or a constant. Later calls with the same signature replay the recorded steps:
-each node's ``forward`` runs directly on arrays, with no graph construction,
-no type checks and no per-node bookkeeping. The whole chain appears in the
-caller's graph as one :class:`StaticScheduleFunction` node, whose inputs
-are the chain's inputs and the parameters it reads. Its backward runs the
-recorded nodes' backward in reverse order on gradient arrays (no heap, no
-rank ordering, no graph building; see :mod:`.backward_plan`) and returns
-the gradients of its inputs, which reach the parameters' ``.grad`` as for
-any function, so optimizers, hooks and the trainer work unchanged.
+applies is recorded, in order, with where each of its inputs comes from: an
+input of the chain, a parameter, an output of an earlier node, the result
+of a :func:`static_code` function, or a constant. Later calls with the same
+signature replay the recorded steps: each node's ``forward`` runs directly
+on arrays, with no graph construction, no type checks and no per-node
+bookkeeping. The whole chain appears in the caller's graph as one
+:class:`StaticScheduleFunction` node, whose inputs are the chain's inputs
+and the parameters it reads. Its backward runs the recorded nodes' backward
+in reverse order on gradient arrays (no heap, no rank ordering, no graph
+building; see :mod:`.backward_plan`) and returns the gradients of its
+inputs, which reach the parameters' ``.grad`` as for any function, so
+optimizers, hooks and the trainer work unchanged.
 """
 
 import weakref
