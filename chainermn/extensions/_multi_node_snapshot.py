@@ -63,6 +63,9 @@ class _MultiNodeSnapshot(Extension):
         assert snapshot is not None
         self.comm = comm
         self.snapshot = snapshot
+        # Run when the wrapped snapshot would: after the extensions that
+        # write the state (LogReport), so that a resumed log misses nothing.
+        self.priority = snapshot.priority
         if callable(snapshot.filename):
             base = snapshot.filename
 

@@ -308,6 +308,14 @@ def test_multi_node_snapshot_resume(comm):
             numpy.testing.assert_allclose(p.array, q.array, atol=1e-6,
                                             err_msg=name)
         if comm.rank == 0:
+            # The same log as the uninterrupted run (but for the times).
+            def losses(trainer):
+                log = trainer.get_extension('LogReport').log
+                return [(e['iteration'], e['main/loss']) for e in log]
+            assert [i for i, _ in losses(resumed)] == list(range(1, 7))
+            numpy.testing.assert_allclose(
+                [v for _, v in losses(resumed)],
+                [v for _, v in losses(whole)], rtol=1e-5)
             files = sorted(os.listdir(os.path.join(out, 'b')))
             assert 'snapshot_iter_4.0' in files
             assert 'snapshot_iter_4.1' in files
