@@ -176,12 +176,18 @@ def serialize_order_sampler(serializer, order_sampler):
             serializer.
         order_sampler: The order sampler, or ``None``.
 
-    A plain callable standing for a serializer (pickling uses one) saves
-    nothing of it.
+    A plain callable standing for a serializer (pickling uses one), or a
+    serializer that has no child serializers, saves nothing of it.
     """
-    if (order_sampler is not None and hasattr(order_sampler, 'serialize')
-            and isinstance(serializer, serializer_module.AbstractSerializer)):
-        order_sampler.serialize(serializer['order_sampler'])
+    if (order_sampler is None or not hasattr(order_sampler, 'serialize')
+            or not isinstance(serializer,
+                              serializer_module.AbstractSerializer)):
+        return
+    try:
+        child = serializer['order_sampler']
+    except (KeyError, NotImplementedError):
+        return
+    order_sampler.serialize(child)
 
 
 def load_previous_epoch_detail(serializer, it, epoch_size):

@@ -4,6 +4,7 @@ MultiprocessIterator, against the numbers of Chainer 7.8.1."""
 import numpy
 import pytest
 
+import chainer
 from chainer import iterators
 
 
@@ -253,3 +254,24 @@ def test_dataset_examples_are_returned_as_is(make):
     assert x.dtype == numpy.float32 and x.shape == (2, 2)
     numpy.testing.assert_array_equal(x, data[3][0])
     assert int(t) == 3
+
+
+def test_serializer_without_children_saves_no_order_state():
+    # A serializer that cannot make child serializers (as some user code
+    # writes) still serializes the iterator, as Chainer 7.8 does.
+    class FlatSerializer(chainer.serializer.Serializer):
+        def __init__(self):
+            self.saved = {}
+
+        def __getitem__(self, key):
+            raise NotImplementedError
+
+        def __call__(self, key, value):
+            self.saved[key] = value
+            return value
+
+    it = chainer.iterators.SerialIterator(list(range(6)), 2, shuffle=True)
+    it.next()
+    serializer = FlatSerializer()
+    it.serialize(serializer)
+    assert serializer.saved['current_position'] == 2
