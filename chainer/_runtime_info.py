@@ -11,6 +11,12 @@ from chainer.backends import cuda
 from chainer.backends import intel64
 
 
+# Which implementation of the Chainer 7.8 API this is, for bug reports.
+IMPLEMENTATION = (
+    'the re-implementation for Python 3.10+ and NumPy 2, '
+    'API of Chainer 7.8.1')
+
+
 class _RuntimeInfo:
     """A snapshot of the runtime versions; ``str()`` gives the report."""
 
@@ -33,7 +39,8 @@ class _RuntimeInfo:
     def __str__(self):
         out = io.StringIO()
         out.write('Platform: {}\n'.format(self.platform_version))
-        out.write('Chainer: {}\n'.format(self.chainer_version))
+        out.write('Chainer: {} ({})\n'.format(
+            self.chainer_version, IMPLEMENTATION))
         out.write('ChainerX: {}\n'.format(
             _availability(self.chainerx_available)))
         out.write('NumPy: {}\n'.format(self.numpy_version))

@@ -138,6 +138,8 @@ def test_print_runtime_info():
     assert 'Chainer: {}'.format(chainer.__version__) in text
     assert 'NumPy: {}'.format(numpy.__version__) in text
     assert chainer.__version__.startswith('7.')
+    # It says which implementation this is.
+    assert _runtime_info.IMPLEMENTATION in text
 
 
 def test_chainerx_stub():
