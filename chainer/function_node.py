@@ -201,7 +201,8 @@ class FunctionNode:
 
     def _link(self, input_vars, output_vars, outputs, local):
         input_nodes = tuple([x._node for x in input_vars])
-        rank = max([node._rank for node in input_nodes], default=0)
+        rank = max([node._rank for node in input_nodes]) if input_nodes \
+            else 0
         self.rank = rank
         self.inputs = input_nodes
         out_rank = rank + 1

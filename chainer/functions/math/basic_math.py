@@ -62,6 +62,14 @@ def _convert_value_to_string(value):
             numpy.ndarray, cuda.ndarray, type(value)))
 
 
+def _is_scalar(value):
+    # ``numpy.isscalar``, with a fast path for Python numbers.
+    return type(value) in _PYTHON_NUMBERS or numpy.isscalar(value)
+
+
+_PYTHON_NUMBERS = (float, int)
+
+
 def _preprocess_rhs(x, value):
     # A non-scalar operand: a variable as is, an array cast to x's dtype.
     if isinstance(value, variable.Variable):
@@ -288,7 +296,7 @@ def add(*xs):  # lhs + rhs, or the sum of more variables
     """
     if len(xs) == 2:
         lhs, rhs = xs
-        if numpy.isscalar(rhs):
+        if _is_scalar(rhs):
             return AddConstant(rhs).apply((lhs,))[0]
         rhs = _preprocess_rhs(lhs, rhs)
         return Add().apply((lhs, rhs))[0]
@@ -326,7 +334,7 @@ def sub(self, rhs):  # lhs - rhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    if numpy.isscalar(rhs):
+    if _is_scalar(rhs):
         return AddConstant(-rhs).apply((self,))[0]
     rhs = _preprocess_rhs(self, rhs)
     return Sub().apply((self, rhs))[0]
@@ -362,7 +370,7 @@ def rsub(self, rhs):  # rhs - lhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    if numpy.isscalar(rhs):
+    if _is_scalar(rhs):
         return SubFromConstant(rhs).apply((self,))[0]
     rhs = _preprocess_rhs(self, rhs)
     return Sub().apply((rhs, self))[0]
@@ -422,7 +430,7 @@ def mul(self, rhs):  # lhs * rhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    if numpy.isscalar(rhs):
+    if _is_scalar(rhs):
         return MulConstant(rhs).apply((self,))[0]
     rhs = _preprocess_rhs(self, rhs)
     return Mul().apply((self, rhs))[0]
@@ -509,7 +517,7 @@ def div(self, rhs):  # lhs / rhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    if numpy.isscalar(rhs):
+    if _is_scalar(rhs):
         value = _scalar_op(operator.truediv, 1., rhs)
         return MulConstant(value).apply((self,))[0]
     rhs = _preprocess_rhs(self, rhs)
@@ -575,7 +583,7 @@ def rdiv(self, rhs):  # rhs / lhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    if numpy.isscalar(rhs):
+    if _is_scalar(rhs):
         return DivFromConstant(rhs).apply((self,))[0]
     rhs = _preprocess_rhs(self, rhs)
     return Div().apply((rhs, self))[0]
@@ -768,7 +776,7 @@ def pow(self, rhs):  # lhs ** rhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    if numpy.isscalar(rhs):
+    if _is_scalar(rhs):
         return PowVarConst(rhs).apply((self,))[0]
     rhs = _preprocess_rhs(self, rhs)
     return PowVarVar().apply((self, rhs))[0]
@@ -843,7 +851,7 @@ def rpow(self, rhs):  # rhs ** lhs
     Returns:
         ~chainer.Variable: Output variable.
     """
-    if numpy.isscalar(rhs):
+    if _is_scalar(rhs):
         return PowConstVar(rhs).apply((self,))[0]
     rhs = _preprocess_rhs(self, rhs)
     return PowVarVar().apply((rhs, self))[0]
