@@ -1,0 +1,1 @@
+from chainer.links.caffe.caffe_function import CaffeFunction  # NOQA
