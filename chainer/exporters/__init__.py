@@ -1,0 +1,1 @@
+from chainer.exporters import caffe  # NOQA
