@@ -462,11 +462,7 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
     for i, y in enumerate(outputs):
         gy = None if grad_outputs is None else grad_outputs[i]
         if gy is None:
-            with backend.using_device(y.device):
-                g = y.xp.ones_like(y._data)
-            if loss_scale is not None:
-                g *= loss_scale
-            gy = _Variable(g, requires_grad=False)
+            gy = variable._ones_grad(y, loss_scale)
         elif not isinstance(gy, _Variable):
             gy = _Variable(gy, requires_grad=False)
         initial_grads[y._node] = gy

@@ -352,8 +352,9 @@ class Variable:
         return new
 
     def __reduce__(self):
-        return _recover_variable, (
-            self._data, self.name, self.grad, self._requires_grad)
+        return _create_variable, (
+            self._data, self.name, self.grad, self._requires_grad,
+            self.device)
 
     def __repr__(self):
         return variable_repr(self)
@@ -800,11 +801,7 @@ class Variable:
                         'chainer.functions.squeeze to obtain a scalar '
                         'variable. If the size of this variable accidentally '
                         'becomes one, set zero to grad.', DeprecationWarning)
-                with chainer.using_device(self.device):
-                    grad = self.xp.ones_like(data)
-                if loss_scale is not None:
-                    grad *= loss_scale
-                grad_var = Variable(grad, requires_grad=False)
+                grad_var = _ones_grad(self, loss_scale)
         # The starting gradient is consumed: with retain_grad the traversal
         # stores it back, and a leaf gets it as its own gradient.
         self._grad_var = None
@@ -814,10 +811,21 @@ class Variable:
                 [(node, grad_var)], retain_grad, loss_scale)
 
 
-def _recover_variable(data, name, grad, requires_grad):
-    var = Variable(data, name=name, requires_grad=requires_grad)
-    var.grad = grad
+def _create_variable(data, name, grad, requires_grad, device):
+    # Unpickles a Variable; pickles of Chainer 7.8 name this function.
+    var = Variable(data, name=name, grad=grad, requires_grad=requires_grad)
+    var.to_device(device)
     return var
+
+
+def _ones_grad(var, loss_scale):
+    """The default initial gradient of ``var``: ones, times ``loss_scale``.
+    """
+    with backend.using_device(var.device):
+        grad = var.xp.ones_like(var._data)
+    if loss_scale is not None:
+        grad *= loss_scale
+    return Variable(grad, requires_grad=False)
 
 
 class Parameter(Variable):
@@ -868,8 +876,9 @@ class Parameter(Variable):
         self.update_rule = None
 
     def __reduce__(self):
+        # The layout of Chainer 7.8's pickles, so each reads the other's.
         return _recover_parameter, (
-            self._data, self.name, self._grad_var, self._grad_valid,
+            self._data, self.name, self._grad, self._grad_valid,
             self.initializer, self.update_rule, self.device)
 
     @property
@@ -885,8 +894,7 @@ class Parameter(Variable):
                 'Cannot retrieve Variable.grad. Either it must be set '
                 'manually or Variable.cleargrad() must be called '
                 'beforehand.')
-        grad_var = self._grad_var
-        return None if grad_var is None else grad_var._data
+        return self._grad
 
     @grad.setter
     def grad(self, g):
@@ -980,11 +988,17 @@ class Parameter(Variable):
             self.update_rule.update(self)
 
 
-def _recover_parameter(data, name, grad_var, grad_valid, initializer,
-                       update_rule, device):
+def _recover_parameter(*args):
+    # Unpickles a Parameter: the layout of Chainer 7.8 (7 items) or of its
+    # earlier versions (6 items, without ``grad_valid``).
+    if len(args) == 7:
+        data, name, grad, grad_valid, initializer, update_rule, device = args
+    else:
+        data, name, grad, initializer, update_rule, device = args
+        grad_valid = True
     param = Parameter(initializer=initializer, name=name)
     param.array = data
-    param._grad_var = grad_var
+    param._grad_var = None if grad is None else Variable(grad)
     param._grad_valid = grad_valid
     param.update_rule = update_rule
     param.to_device(device)

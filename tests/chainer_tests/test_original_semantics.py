@@ -323,3 +323,29 @@ def test_grad_table():
     table.assert_no_grads()
     table[x.node] = None
     assert table.pop(x.node) is None
+
+
+def test_unpickles_what_chainer_7_8_pickled():
+    # fixtures/make_pickle_fixture.py wrote these with Chainer 7.8.1.
+    import os
+    path = os.path.join(os.path.dirname(__file__), 'fixtures',
+                        'original_pickles.pkl')
+    with open(path, 'rb') as f:
+        param, var, linear, lazy = pickle.load(f)
+    numpy.testing.assert_array_equal(param.array, [1, 1, 1])
+    numpy.testing.assert_array_equal(param.grad, [2, 2, 2])
+    assert var.name == 'v'
+    numpy.testing.assert_array_equal(var.grad, [1, 1])
+    assert linear.W.shape == (3, 2)
+    with pytest.raises(RuntimeError):
+        lazy.grad
+
+
+def test_pickle_round_trip_keeps_gradients_and_validity():
+    p = chainer.Parameter(numpy.ones(2, numpy.float32))
+    p.grad = numpy.full(2, 3, numpy.float32)
+    q = pickle.loads(pickle.dumps(p))
+    numpy.testing.assert_array_equal(q.grad, [3, 3])
+    assert q.grad_var is not p.grad_var
+    v = pickle.loads(pickle.dumps(_var([1, 2], name='x')))
+    assert v.name == 'x' and v.grad is None
