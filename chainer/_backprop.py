@@ -152,18 +152,13 @@ def _check_debug_grad(func, index, node, gx, current):
             func, 'shape of gradients returned from backward is incorrect: '
             'input-index={}, actual {} != expected {}'.format(
                 index, gx.shape, node.shape)))
-    if current:
-        first = current[0]
-        if gx.shape != first.shape:
-            raise ValueError(_error_message(
-                func, 'shape of gradients returned from backward is '
-                'incorrect: input-index={}, actual {} != expected {}'.format(
-                    index, gx.shape, first.shape)))
-        if gx.dtype != first.dtype:
-            raise ValueError(_error_message(
-                func, 'dtype of gradients returned from backward is '
-                'incorrect: input-index={}, actual {} != expected {}'.format(
-                    index, gx.dtype, first.dtype)))
+    # The gradients already collected have the node's shape (checked here
+    # or when they were set); only their dtype can disagree.
+    if current and gx.dtype != current[0].dtype:
+        raise ValueError(_error_message(
+            func, 'dtype of gradients returned from backward is '
+            'incorrect: input-index={}, actual {} != expected {}'.format(
+                index, gx.dtype, current[0].dtype)))
 
 
 def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
