@@ -4,7 +4,7 @@ Code written for Chainer can keep doing ``import chainerx``,
 ``chainerx.is_available()`` (always ``False``) and
 ``isinstance(x, chainerx.ndarray)`` (never true for a real array). Any other
 attribute raises :class:`AttributeError` saying that ChainerX is not
-available, so ``hasattr(chainerx, name)`` is ``False`` as with the original
+available, so ``hasattr(chainerx, name)`` is ``False`` as with Chainer 7.8
 built without ChainerX.
 """
 

@@ -4,8 +4,9 @@ import numpy
 
 from chainer.datasets import _mnist_helper
 
-# The original address refuses downloads nowadays; the mirrors that current
-# tools (TensorFlow Datasets, torchvision) download from come first.
+# yann.lecun.com, where Chainer 7.8 downloads from, refuses downloads
+# nowadays; the mirrors that current tools (TensorFlow Datasets,
+# torchvision) download from come first.
 _BASE_URLS = [
     'https://storage.googleapis.com/cvdf-datasets/mnist/',
     'https://ossci-datasets.s3.amazonaws.com/mnist/',

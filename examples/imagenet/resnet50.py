@@ -17,7 +17,7 @@ class BottleNeckA(chainer.Chain):
         stride (int): Stride of the block.
         groups (int): Groups of the 3x3 convolution (ResNeXt's cardinality).
         stride_on_3x3 (bool): Whether the 3x3 convolution strides (ResNeXt)
-            rather than the first 1x1 convolution (the original ResNet).
+            rather than the first 1x1 convolution (ResNet as in its paper).
     """
 
     def __init__(self, in_size, ch, out_size, stride=2, groups=1,

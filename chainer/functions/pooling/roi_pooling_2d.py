@@ -91,7 +91,7 @@ class ROIPooling2DGrad(function_node.FunctionNode):
         return gx,
 
     def backward(self, indexes, grad_outputs):
-        # As in the original, there is no double backward.
+        # Chainer 7.8 has no double backward here either.
         raise NotImplementedError
 
 

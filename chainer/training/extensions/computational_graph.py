@@ -108,6 +108,6 @@ function_style=None)
             configuration.config.keep_graph_on_report = self._original_flag
 
     def serialize(self, serializer):
-        """Saves or loads whether it has run and the original flag."""
+        """Saves or loads whether it has run and the saved reporting flag."""
         self._original_flag = serializer('_original_flag', self._original_flag)
         self._flag_called = serializer('_flag_called', self._flag_called)

@@ -56,8 +56,8 @@ class ResNetLayers(_pretrained.PretrainedModel):
         n_layers (int): 50, 101 or 152.
         downsample_fb (bool): If ``True``, the bottlenecks that halve the
             resolution put the stride on their 3x3 convolution (Facebook's
-            ResNet); otherwise on their first 1x1 convolution (the original
-            MSRA ResNet).
+            ResNet); otherwise on their first 1x1 convolution (MSRA's
+            ResNet of the paper).
 
     Attributes:
         available_layers (list of str): Names of the layers ``forward`` and
@@ -268,7 +268,7 @@ class BottleneckA(link.Chain):
         initialW: Initializer of the convolutions.
         downsample_fb (bool): If ``True``, the stride is on the 3x3
             convolution (Facebook's ResNet); otherwise on the first 1x1
-            convolution (the original MSRA ResNet). The projection always
+            convolution (MSRA's ResNet of the paper). The projection always
             has it.
     """
 
