@@ -2,8 +2,8 @@
 
 import numpy
 
-from chainer.backends import cuda
 from chainer import optimizer
+from chainer.optimizers import _elementwise
 
 
 _default_hyperparam = optimizer.Hyperparameter()
@@ -11,7 +11,7 @@ _default_hyperparam.lr = 0.001
 _default_hyperparam.eps = 1e-8
 
 
-class AdaGradRule(optimizer.UpdateRule):
+class AdaGradRule(_elementwise.ElementwiseRule):
     """Update rule of AdaGrad.
 
     ``h += grad ** 2; param -= lr * grad / (sqrt(h) + eps)``. The state
@@ -24,43 +24,24 @@ class AdaGradRule(optimizer.UpdateRule):
         eps (float): Small value for numerical stability.
     """
 
-    is_elementwise = True
+    _default_hyperparam = _default_hyperparam
+    _state_fills = (('h', 0),)
+    _kernel_hyperparams = ('lr', 'eps')
+    _kernel_code = '''h += grad * grad;
+                      param -= lr * grad / (sqrt(h) + eps);'''
+    _kernel_name = 'adagrad'
 
     def __init__(self, parent_hyperparam=None, lr=None, eps=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if eps is not None:
-            self.hyperparam.eps = eps
+        super().__init__(parent_hyperparam, lr=lr, eps=eps)
 
-    def init_state(self, param):
-        xp = param.device.xp
-        with param.device.create_context():
-            self.state['h'] = xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
+    def _update_cpu(self, p, grad, hp):
         h = self.state['h']
         work = numpy.multiply(grad, grad, out=numpy.empty_like(grad))
         h += work
         numpy.sqrt(h, out=work)
         work += hp.eps
         numpy.divide(numpy.multiply(grad, hp.lr), work, out=work)
-        param.array -= work
-
-    def update_core_gpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
-        cuda.elementwise(
-            'T grad, T lr, T eps', 'T param, T h',
-            '''h += grad * grad;
-               param -= lr * grad / (sqrt(h) + eps);''',
-            'adagrad')(grad, hp.lr, hp.eps, param.array, self.state['h'])
+        p -= work
 
 
 class AdaGrad(optimizer.GradientMethod):

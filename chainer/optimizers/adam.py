@@ -7,6 +7,7 @@ import numpy
 
 from chainer.backends import cuda
 from chainer import optimizer
+from chainer.optimizers import _elementwise
 
 
 _default_hyperparam = optimizer.Hyperparameter()
@@ -107,14 +108,10 @@ class AdamRule(optimizer.UpdateRule):
                  adabound=None, final_lr=None, gamma=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
         hp = self.hyperparam
-        given = {
-            'alpha': alpha, 'beta1': beta1, 'beta2': beta2, 'eps': eps,
-            'eta': eta, 'weight_decay_rate': weight_decay_rate,
-            'amsgrad': amsgrad, 'adabound': adabound, 'final_lr': final_lr,
-            'gamma': gamma}
-        for name, value in given.items():
-            if value is not None:
-                setattr(hp, name, value)
+        _elementwise.set_hyperparams(
+            hp, alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+            weight_decay_rate=weight_decay_rate, amsgrad=amsgrad,
+            adabound=adabound, final_lr=final_lr, gamma=gamma)
         if hp.adabound:
             self.initial_alpha = hp.alpha
 
@@ -353,7 +350,27 @@ class AMSGrad(Adam):
             amsgrad=True)
 
 
-class AdaBound(Adam):
+class _BoundedAdam(Adam):
+    # AdaBound and AMSBound: Adam with adabound=True, and with or
+    # without AMSGrad; both take the same arguments.
+
+    _amsgrad = False
+
+    def __init__(self,
+                 alpha=_default_hyperparam.alpha,
+                 beta1=_default_hyperparam.beta1,
+                 beta2=_default_hyperparam.beta2,
+                 final_lr=_default_hyperparam.final_lr,
+                 gamma=_default_hyperparam.gamma,
+                 eps=_default_hyperparam.eps,
+                 eta=_default_hyperparam.eta):
+        super().__init__(
+            alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+            amsgrad=self._amsgrad, adabound=True, final_lr=final_lr,
+            gamma=gamma)
+
+
+class AdaBound(_BoundedAdam):
     """AdaBound (Luo et al., 2019): Adam with ``adabound=True``.
 
     Args:
@@ -366,20 +383,8 @@ class AdaBound(Adam):
         eta (float): Schedule multiplier.
     """
 
-    def __init__(self,
-                 alpha=_default_hyperparam.alpha,
-                 beta1=_default_hyperparam.beta1,
-                 beta2=_default_hyperparam.beta2,
-                 final_lr=_default_hyperparam.final_lr,
-                 gamma=_default_hyperparam.gamma,
-                 eps=_default_hyperparam.eps,
-                 eta=_default_hyperparam.eta):
-        super().__init__(
-            alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
-            amsgrad=False, adabound=True, final_lr=final_lr, gamma=gamma)
 
-
-class AMSBound(Adam):
+class AMSBound(_BoundedAdam):
     """AMSBound (Luo et al., 2019): Adam with ``amsgrad=True`` and
     ``adabound=True``.
 
@@ -393,14 +398,4 @@ class AMSBound(Adam):
         eta (float): Schedule multiplier.
     """
 
-    def __init__(self,
-                 alpha=_default_hyperparam.alpha,
-                 beta1=_default_hyperparam.beta1,
-                 beta2=_default_hyperparam.beta2,
-                 final_lr=_default_hyperparam.final_lr,
-                 gamma=_default_hyperparam.gamma,
-                 eps=_default_hyperparam.eps,
-                 eta=_default_hyperparam.eta):
-        super().__init__(
-            alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
-            amsgrad=True, adabound=True, final_lr=final_lr, gamma=gamma)
+    _amsgrad = True

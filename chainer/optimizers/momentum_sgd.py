@@ -2,8 +2,8 @@
 
 import numpy
 
-from chainer.backends import cuda
 from chainer import optimizer
+from chainer.optimizers import _elementwise
 
 
 _default_hyperparam = optimizer.Hyperparameter()
@@ -11,7 +11,7 @@ _default_hyperparam.lr = 0.01
 _default_hyperparam.momentum = 0.9
 
 
-class MomentumSGDRule(optimizer.UpdateRule):
+class MomentumSGDRule(_elementwise.ElementwiseRule):
     """Update rule of momentum SGD.
 
     ``v = momentum * v - lr * grad; param += v``. The state holds ``v``.
@@ -24,41 +24,21 @@ class MomentumSGDRule(optimizer.UpdateRule):
         momentum (float): Exponential decay rate of the velocity.
     """
 
-    is_elementwise = True
+    _default_hyperparam = _default_hyperparam
+    _state_fills = (('v', 0),)
+    _kernel_hyperparams = ('lr', 'momentum')
+    _kernel_code = '''v = momentum * v - lr * grad;
+                      param += v;'''
+    _kernel_name = 'momentum_sgd'
 
     def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if momentum is not None:
-            self.hyperparam.momentum = momentum
+        super().__init__(parent_hyperparam, lr=lr, momentum=momentum)
 
-    def init_state(self, param):
-        xp = param.device.xp
-        with param.device.create_context():
-            self.state['v'] = xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
+    def _update_cpu(self, p, grad, hp):
         v = self.state['v']
         v *= hp.momentum
         v -= numpy.multiply(grad, hp.lr)
-        param.array += v
-
-    def update_core_gpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
-        cuda.elementwise(
-            'T grad, T lr, T momentum', 'T param, T v',
-            '''v = momentum * v - lr * grad;
-               param += v;''',
-            'momentum_sgd')(grad, hp.lr, hp.momentum, param.array,
-                            self.state['v'])
+        p += v
 
 
 class MomentumSGD(optimizer.GradientMethod):

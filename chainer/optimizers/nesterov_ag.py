@@ -2,8 +2,8 @@
 
 import numpy
 
-from chainer.backends import cuda
 from chainer import optimizer
+from chainer.optimizers import _elementwise
 
 
 _default_hyperparam = optimizer.Hyperparameter()
@@ -11,7 +11,7 @@ _default_hyperparam.lr = 0.01
 _default_hyperparam.momentum = 0.9
 
 
-class NesterovAGRule(optimizer.UpdateRule):
+class NesterovAGRule(_elementwise.ElementwiseRule):
     """Update rule of Nesterov's accelerated gradient.
 
     ``v = momentum * v - lr * grad;
@@ -25,27 +25,20 @@ class NesterovAGRule(optimizer.UpdateRule):
         momentum (float): Exponential decay rate of the velocity.
     """
 
-    is_elementwise = True
+    _default_hyperparam = _default_hyperparam
+    _state_fills = (('v', 0),)
+    _kernel_hyperparams = ('lr', 'momentum')
+    _kernel_code = '''v = v * momentum - lr * grad;
+                      param += momentum * momentum * v
+                               - (1 + momentum) * lr * grad;'''
+    _kernel_name = 'nesterov_ag'
 
     def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if momentum is not None:
-            self.hyperparam.momentum = momentum
+        super().__init__(parent_hyperparam, lr=lr, momentum=momentum)
 
-    def init_state(self, param):
-        xp = param.device.xp
-        with param.device.create_context():
-            self.state['v'] = xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        lr, momentum = self.hyperparam.lr, self.hyperparam.momentum
+    def _update_cpu(self, p, grad, hp):
+        lr, momentum = hp.lr, hp.momentum
         v = self.state['v']
-        p = param.array
         v *= momentum
         v -= numpy.multiply(grad, lr)
         work = numpy.multiply(
@@ -53,19 +46,6 @@ class NesterovAGRule(optimizer.UpdateRule):
         p += work
         numpy.multiply(grad, (1 + momentum) * lr, out=work)
         p -= work
-
-    def update_core_gpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
-        cuda.elementwise(
-            'T grad, T lr, T momentum', 'T param, T v',
-            '''v = v * momentum - lr * grad;
-               param += momentum * momentum * v - (1 + momentum) * lr * grad;
-            ''',
-            'nesterov_ag')(grad, hp.lr, hp.momentum, param.array,
-                           self.state['v'])
 
 
 class NesterovAG(optimizer.GradientMethod):

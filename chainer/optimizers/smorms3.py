@@ -2,8 +2,8 @@
 
 import numpy
 
-from chainer.backends import cuda
 from chainer import optimizer
+from chainer.optimizers import _elementwise
 
 
 _default_hyperparam = optimizer.Hyperparameter()
@@ -11,7 +11,7 @@ _default_hyperparam.lr = 0.001
 _default_hyperparam.eps = 1e-16
 
 
-class SMORMS3Rule(optimizer.UpdateRule):
+class SMORMS3Rule(_elementwise.ElementwiseRule):
     """Update rule of SMORMS3.
 
     With a per-element memory ``mem`` (starting at 1) and running means
@@ -33,27 +33,22 @@ class SMORMS3Rule(optimizer.UpdateRule):
         eps (float): Small value for numerical stability.
     """
 
-    is_elementwise = True
+    _default_hyperparam = _default_hyperparam
+    _state_fills = (('mem', 1), ('g', 0), ('g2', 0))
+    _kernel_hyperparams = ('lr', 'eps')
+    _kernel_code = '''T r = 1 / (mem + 1);
+                      g = (1 - r) * g + r * grad;
+                      g2 = (1 - r) * g2 + r * grad * grad;
+                      T x = g * g / (g2 + eps);
+                      param -= grad * min(lr, x) / (sqrt(g2) + eps);
+                      mem = 1 + mem * (1 - x);'''
+    _kernel_name = 'smorms3'
 
     def __init__(self, parent_hyperparam=None, lr=None, eps=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if eps is not None:
-            self.hyperparam.eps = eps
+        super().__init__(parent_hyperparam, lr=lr, eps=eps)
 
-    def init_state(self, param):
-        xp = param.device.xp
-        with param.device.create_context():
-            self.state['mem'] = xp.ones_like(param.array)
-            self.state['g'] = xp.zeros_like(param.array)
-            self.state['g2'] = xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        lr, eps = self.hyperparam.lr, self.hyperparam.eps
+    def _update_cpu(self, p, grad, hp):
+        lr, eps = hp.lr, hp.eps
         mem, g, g2 = self.state['mem'], self.state['g'], self.state['g2']
         r = numpy.add(mem, 1, out=numpy.empty_like(mem))
         numpy.divide(1, r, out=r)
@@ -71,26 +66,10 @@ class SMORMS3Rule(optimizer.UpdateRule):
         work += eps
         numpy.divide(numpy.multiply(grad, numpy.minimum(x, lr)), work,
                      out=work)
-        param.array -= work
+        p -= work
         numpy.subtract(1, x, out=keep)
         mem *= keep
         mem += 1
-
-    def update_core_gpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        hp = self.hyperparam
-        cuda.elementwise(
-            'T grad, T lr, T eps', 'T param, T mem, T g, T g2',
-            '''T r = 1 / (mem + 1);
-               g = (1 - r) * g + r * grad;
-               g2 = (1 - r) * g2 + r * grad * grad;
-               T x = g * g / (g2 + eps);
-               param -= grad * min(lr, x) / (sqrt(g2) + eps);
-               mem = 1 + mem * (1 - x);''',
-            'smorms3')(grad, hp.lr, hp.eps, param.array,
-                       self.state['mem'], self.state['g'], self.state['g2'])
 
 
 class SMORMS3(optimizer.GradientMethod):

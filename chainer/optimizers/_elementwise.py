@@ -1,0 +1,89 @@
+"""The common part of the simple element-wise update rules.
+
+MomentumSGD, CorrectedMomentumSGD, NesterovAG, AdaGrad and SMORMS3 keep a
+few state arrays shaped like the parameter and update each element on its
+own. :class:`ElementwiseRule` holds what they share: setting the
+hyperparameters given to the rule, making the state arrays, skipping a
+parameter without a gradient, and launching the fused CUDA kernel. A rule
+states its state arrays, its CPU arithmetic and its kernel body.
+"""
+
+from chainer.backends import cuda
+from chainer import optimizer
+
+
+def set_hyperparams(hyperparam, **values):
+    """Sets the given entries of ``hyperparam``, skipping ``None`` ones."""
+    for name, value in values.items():
+        if value is not None:
+            setattr(hyperparam, name, value)
+
+
+class ElementwiseRule(optimizer.UpdateRule):
+    """Base of an update rule whose state arrays are shaped like the
+    parameter.
+
+    Subclasses set these class attributes:
+
+    * ``_default_hyperparam``: the hyperparameter used when the rule is
+      made without a parent.
+    * ``_state_fills``: ``(name, fill)`` pairs, in the order of the state
+      entries, where ``fill`` is ``0`` or ``1``.
+    * ``_kernel_hyperparams``: names of the hyperparameters passed to the
+      CUDA kernel after ``grad``.
+    * ``_kernel_code`` and ``_kernel_name``: the kernel body, which reads
+      ``grad`` and the hyperparameters and writes ``param`` and the state
+      arrays (by their names), and the kernel's name.
+
+    and implement :meth:`_update_cpu`.
+
+    Args:
+        parent_hyperparam (~chainer.optimizer.Hyperparameter): The
+            hyperparameter to fall back to.
+        hyperparams: Entries of the rule's own hyperparameter; ``None``
+            ones are not set.
+    """
+
+    is_elementwise = True
+
+    _default_hyperparam = None
+    _state_fills = ()
+    _kernel_hyperparams = ()
+    _kernel_code = None
+    _kernel_name = None
+
+    def __init__(self, parent_hyperparam=None, **hyperparams):
+        super().__init__(parent_hyperparam or self._default_hyperparam)
+        set_hyperparams(self.hyperparam, **hyperparams)
+
+    def init_state(self, param):
+        xp = param.device.xp
+        array = param.array
+        with param.device.create_context():
+            for name, fill in self._state_fills:
+                self.state[name] = (
+                    xp.ones_like(array) if fill else xp.zeros_like(array))
+
+    def update_core_cpu(self, param):
+        grad = param.grad
+        if grad is None:
+            return
+        self._update_cpu(param.array, grad, self.hyperparam)
+
+    def _update_cpu(self, p, grad, hp):
+        # Updates the NumPy parameter array ``p`` (and self.state) in place.
+        raise NotImplementedError
+
+    def update_core_gpu(self, param):
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        names = self._kernel_hyperparams
+        states = [name for name, _ in self._state_fills]
+        cuda.elementwise(
+            ', '.join(['T grad'] + ['T ' + name for name in names]),
+            ', '.join(['T param'] + ['T ' + name for name in states]),
+            self._kernel_code, self._kernel_name,
+        )(grad, *[getattr(hp, name) for name in names], param.array,
+          *[self.state[name] for name in states])
