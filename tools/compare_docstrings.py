@@ -16,8 +16,10 @@ Both trees are parsed with :mod:`ast` (docstrings of modules, classes and
 functions, and string statements elsewhere in a body) and :mod:`tokenize`
 (comments). Each text is cut into sentences, which are compared after
 lower-casing, dropping reST markup and collapsing whitespace. Every
-project sentence of ``--min-words`` words or more that occurs in the other
-tree is reported, then every longer one (``--near-words``) whose
+project sentence of ``--min-words`` words or more (not counting the name
+and type that open an argument or return entry) that occurs in the other
+tree is reported, then every longer one (``--near-words`` in all and
+``--near-description`` after the prefix) whose
 :class:`difflib.SequenceMatcher` ratio against a sentence of the other tree
 exceeds ``--ratio``.
 
@@ -54,6 +56,9 @@ _SENTENCE_END = re.compile(r'(?<=[.!?])\s+')
 _ROLE = re.compile(r':[\w:+-]+:(?=`)')
 _MARKUP = re.compile(r'[`*~|]')
 _WORD = re.compile(r'\w')
+_FIELD_PREFIX = re.compile(
+    r'^(?:(?:returns?|yields?|raises)\s*:\s*)?'
+    r'(?:[\w*.]+(?:\s*\([^)]*\))?\s*:\s+)?')
 _MATH = re.compile(r'\.\.\s+math::')
 _CODE = re.compile(r'\.\.\s+(?:code-block|code|testcode|testoutput|doctest)::')
 _SIGNATURE = re.compile(r'^[\w.]+\(.*\)\s*(?:->.*)?$')
@@ -73,6 +78,15 @@ def normalize(text):
 
 def word_count(text):
     return sum(1 for w in text.split() if _WORD.search(w))
+
+
+def description_words(text):
+    """Counts the words of a normalized sentence after any field prefix.
+
+    The name and type of an argument entry (``x (int): ...``) and the type
+    of a return entry are set by the API, so they do not count.
+    """
+    return word_count(_FIELD_PREFIX.sub('', text, count=1))
 
 
 def _indent(text):
@@ -201,6 +215,28 @@ def _comment_blocks(source):
         yield block
 
 
+def _place(node, source_lines):
+    """Pairs the lines of a string constant with their source lines.
+
+    Escapes such as a backslash at the end of a line join source lines, so
+    each line of the value is looked up in the source, in order.
+    """
+    placed = []
+    at = node.lineno
+    last = getattr(node, 'end_lineno', None) or node.lineno
+    for i, line in enumerate(node.value.splitlines()):
+        key = line.strip()[:30]
+        found = node.lineno + i if not placed else placed[-1][0] + 1
+        if key:
+            for n in range(at, last + 1):
+                if key in source_lines[n - 1]:
+                    found = n
+                    break
+        placed.append((found, line))
+        at = max(at, found)
+    return placed
+
+
 def extract(path):
     """Yields ``(lineno, kind, raw sentence)`` of a file's docs, comments."""
     with open(path, encoding='utf-8', errors='replace') as f:
@@ -210,9 +246,9 @@ def extract(path):
     except SyntaxError:
         tree = None
     if tree is not None:
+        source_lines = source.splitlines()
         for node in _docstring_nodes(tree):
-            lines = [(node.lineno + i, line)
-                     for i, line in enumerate(node.value.splitlines())]
+            lines = _place(node, source_lines)
             yield from sentences(tag_docstring(lines))
     for block in _comment_blocks(source):
         yield from sentences(block)
@@ -298,6 +334,9 @@ def main(argv=None):
                         help='shortest sentence reported as an exact match')
     parser.add_argument('--near-words', type=int, default=8,
                         help='shortest sentence checked for a near match')
+    parser.add_argument('--near-description', type=int, default=4,
+                        help='fewest words after the field prefix of a '
+                        'sentence checked for a near match')
     parser.add_argument('--ratio', type=float, default=0.9,
                         help='difflib ratio above which a sentence is near')
     parser.add_argument('--all', action='store_true',
@@ -311,11 +350,12 @@ def main(argv=None):
     for path in python_files([args.project] + args.more_project):
         for lineno, kind, raw in extract(path):
             text = normalize(raw)
-            words = word_count(text)
+            words = description_words(text)
             shown = ' '.join(raw.split())
             if words >= args.min_words and text in other.exact:
                 exact.append((kind, path, lineno, shown))
-            elif words >= args.near_words:
+            elif (words >= args.near_description
+                    and word_count(text) >= args.near_words):
                 found = other.closest(text, args.ratio)
                 if found is not None:
                     r, opath, oline = found
