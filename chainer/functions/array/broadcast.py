@@ -1,7 +1,6 @@
 import chainer
 from chainer import backend
 from chainer import function_node
-from chainer.functions.math import sum as sum_module
 from chainer.utils import type_check
 
 
@@ -20,7 +19,7 @@ class Broadcast(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         return tuple(
             None if grad_outputs[i] is None else
-            sum_module.sum_to(grad_outputs[i], self.inputs[i].shape)
+            chainer.functions.sum_to(grad_outputs[i], self.inputs[i].shape)
             for i in indexes)
 
 
@@ -77,7 +76,7 @@ class BroadcastTo(function_node.FunctionNode):
         return xp.broadcast_to(x, self._shape),
 
     def backward(self, indexes, grad_outputs):
-        return sum_module.sum_to(grad_outputs[0], self.inputs[0].shape),
+        return chainer.functions.sum_to(grad_outputs[0], self.inputs[0].shape),
 
 
 def broadcast_to(x, shape):

@@ -1,8 +1,8 @@
 import numpy
 
+import chainer
 from chainer import backend
 from chainer.functions.array import _join
-from chainer.functions.array import split_axis
 from chainer import function_node
 from chainer.utils import type_check
 
@@ -33,7 +33,8 @@ class Concat(function_node.FunctionNode):
             return grad_outputs
         axis = self.axis
         sections = numpy.cumsum([x.shape[axis] for x in self.inputs[:-1]])
-        return split_axis.split_axis(grad_outputs[0], sections, axis)
+        return chainer.functions.split_axis(
+            grad_outputs[0], sections, axis)
 
 
 def concat(xs, axis=1):

@@ -1,4 +1,4 @@
-from chainer.functions.array import space2depth
+import chainer
 from chainer import function_node
 from chainer.utils import type_check
 
@@ -28,7 +28,7 @@ class Depth2Space(function_node.FunctionNode):
         return y.reshape(n, c, h * r, w * r),
 
     def backward(self, indexes, grad_outputs):
-        return space2depth.space2depth(grad_outputs[0], self.r),
+        return chainer.functions.space2depth(grad_outputs[0], self.r),
 
 
 def depth2space(X, r):

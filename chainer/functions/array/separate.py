@@ -1,5 +1,5 @@
+import chainer
 from chainer import backend
-from chainer.functions.array import stack
 from chainer import function_node
 from chainer.utils import type_check
 
@@ -36,7 +36,7 @@ class Separate(function_node.FunctionNode):
                 *[gy for gy in gys if gy is not None])
             zero = xp.zeros(self._shape, dtype)
             gys = [zero if gy is None else gy for gy in gys]
-        return stack.stack(gys, self.axis),
+        return chainer.functions.stack(gys, self.axis),
 
 
 def separate(x, axis=0):

@@ -1,4 +1,4 @@
-from chainer.functions.array import depth2space
+import chainer
 from chainer import function_node
 from chainer.utils import type_check
 
@@ -29,7 +29,7 @@ class Space2Depth(function_node.FunctionNode):
         return y.reshape(n, r * r * c, h, w),
 
     def backward(self, indexes, grad_outputs):
-        return depth2space.depth2space(grad_outputs[0], self.r),
+        return chainer.functions.depth2space(grad_outputs[0], self.r),
 
 
 def space2depth(X, r):

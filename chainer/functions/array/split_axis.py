@@ -4,7 +4,6 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer.functions.array import concat
 from chainer import function_node
 from chainer.utils import type_check
 
@@ -82,7 +81,7 @@ class SplitAxis(function_node.FunctionNode):
                         *[g for g in grad_outputs if g is not None])
                 gy = xp.zeros(shape, dtype)
             gys.append(gy)
-        return concat.concat(gys, self.axis),
+        return chainer.functions.concat(gys, self.axis),
 
 
 def split_axis(x, indices_or_sections, axis, force_tuple=True):

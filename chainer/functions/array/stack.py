@@ -1,6 +1,6 @@
+import chainer
 from chainer import backend
 from chainer.functions.array import _join
-from chainer.functions.array import separate
 from chainer import function_node
 from chainer.utils import type_check
 
@@ -24,7 +24,7 @@ class Stack(function_node.FunctionNode):
         return xp.stack(inputs, axis=self.axis),
 
     def backward(self, indexes, grad_outputs):
-        return separate.separate(grad_outputs[0], self.axis)
+        return chainer.functions.separate(grad_outputs[0], self.axis)
 
 
 def stack(xs, axis=0):

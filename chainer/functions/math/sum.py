@@ -1,7 +1,6 @@
 import numpy
 
 import chainer
-from chainer.functions.array import broadcast
 from chainer.functions.array import reshape
 from chainer import function_node
 from chainer import utils
@@ -56,7 +55,7 @@ class Sum(function_node.FunctionNode):
             for axis in sorted(a % ndim for a in self.axis):
                 shape.insert(axis, 1)
             gy = reshape.reshape(gy, tuple(shape))
-        return broadcast.broadcast_to(gy, in_shape),
+        return chainer.functions.broadcast_to(gy, in_shape),
 
 
 def sum(x, axis=None, keepdims=False):
@@ -99,7 +98,7 @@ class SumTo(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
-        return broadcast.broadcast_to(gy, self.inputs[0].shape),
+        return chainer.functions.broadcast_to(gy, self.inputs[0].shape),
 
 
 def sum_to(x, shape):
