@@ -18,6 +18,10 @@ from chainer.backends.intel64 import Intel64Device
 _CHAINERX_UNAVAILABLE = (
     'ChainerX is not available (chainerx.is_available() is False).')
 
+# The array types a Variable can hold: NumPy's, and CuPy's when CuPy works.
+_ARRAY_TYPES = (
+    (numpy.ndarray, cuda.ndarray) if cuda.available else (numpy.ndarray,))
+
 
 class ChainerxDevice(Device):
     """Device of ChainerX, which is not available here.

@@ -19,7 +19,6 @@ from chainer.backends import _cpu
 from chainer.backends import cuda
 from chainer.backends import intel64
 from chainer.utils import meta
-from chainer import variable
 
 
 _thread_local = threading.local()
@@ -253,4 +252,4 @@ def _warn_to_gpu(src_device, dst_device):
 
 
 def _is_array(value):
-    return isinstance(value, variable._ARRAY_TYPES)
+    return isinstance(value, backend._ARRAY_TYPES)

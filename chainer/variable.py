@@ -15,13 +15,7 @@ from chainer import initializers
 from chainer.utils import argument
 
 
-def _array_types():
-    if cuda.available:
-        return (numpy.ndarray, cuda.ndarray)
-    return (numpy.ndarray,)
-
-
-_ARRAY_TYPES = _array_types()
+_ARRAY_TYPES = backend._ARRAY_TYPES
 
 
 def _grad_error_prefix(func):
