@@ -5,20 +5,25 @@ from chainer.utils import conv_nd
 from chainer.utils import type_check
 
 
-class ConvolutionND(function_node.FunctionNode):
+class _ConvolutionNDBase(function_node.FunctionNode):
 
-    """N-dimensional convolution, ``y = conv(x, W) + b``."""
+    # What N-dimensional convolution and deconvolution share: the geometry
+    # arguments, the checks of x, W and b, and the gradient of b.
 
-    def __init__(self, ndim, stride=1, pad=0, cover_all=False, dilate=1,
-                 groups=1):
+    def __init__(self, ndim, stride, pad, dilate, groups):
         self.ndim = ndim
         self.stride = conv_nd.as_tuple(stride, ndim)
         self.pad = conv_nd.as_tuple(pad, ndim)
-        self.cover_all = cover_all
         self.dilate = conv_nd.as_tuple(dilate, ndim)
         self.groups = groups
 
-    def check_type_forward(self, in_types):
+    def _retain_inputs(self, inputs):
+        # Keeps x and W for backward; returns x, W and b (or None).
+        self.retain_inputs((0, 1))
+        return inputs[0], inputs[1], inputs[2] if len(inputs) == 3 else None
+
+    def _check_x_and_w(self, in_types):
+        # Checks the number of inputs and the dtypes and ranks of x and W.
         n_in = in_types.size()
         type_check.expect(2 <= n_in, n_in <= 3)
         x_type, w_type = in_types[:2]
@@ -29,23 +34,52 @@ class ConvolutionND(function_node.FunctionNode):
             x_type.ndim == self.ndim + 2,
             w_type.ndim == self.ndim + 2,
         )
-        type_check.expect(
-            x_type.shape[1] == w_type.shape[1] * self.groups,
-            w_type.shape[0] % self.groups == 0,
-        )
-        if type_check.eval(n_in) == 3:
+        return x_type, w_type
+
+    @staticmethod
+    def _check_b(in_types, size):
+        # Checks the optional bias, of ``size`` elements.
+        if type_check.eval(in_types.size()) == 3:
             b_type = in_types[2]
             type_check._argname((b_type,), ('b',))
             type_check.expect(
                 b_type.dtype.kind == 'f',
                 b_type.ndim == 1,
             )
-            type_check.expect(b_type.shape[0] == w_type.shape[0])
+            type_check.expect(b_type.shape[0] == size)
+
+    def _grad_b(self, gy):
+        gb = chainer.functions.sum(gy, axis=(0,) + tuple(range(2, gy.ndim)))
+        if gb.dtype != self.inputs[2].dtype:
+            gb = chainer.functions.cast(gb, self.inputs[2].dtype)
+        return gb
+
+
+def _apply(fnode, x, W, b):
+    args = (x, W) if b is None else (x, W, b)
+    y, = fnode.apply(args)
+    return y
+
+
+class ConvolutionND(_ConvolutionNDBase):
+
+    """N-dimensional convolution, ``y = conv(x, W) + b``."""
+
+    def __init__(self, ndim, stride=1, pad=0, cover_all=False, dilate=1,
+                 groups=1):
+        super().__init__(ndim, stride, pad, dilate, groups)
+        self.cover_all = cover_all
+
+    def check_type_forward(self, in_types):
+        x_type, w_type = self._check_x_and_w(in_types)
+        type_check.expect(
+            x_type.shape[1] == w_type.shape[1] * self.groups,
+            w_type.shape[0] % self.groups == 0,
+        )
+        self._check_b(in_types, w_type.shape[0])
 
     def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        x, W = inputs[:2]
-        b = inputs[2] if len(inputs) == 3 else None
+        x, W, b = self._retain_inputs(inputs)
         outs = _convolution.out_sizes(
             x.shape[2:], W.shape[2:], self.stride, self.pad, self.cover_all,
             self.dilate)
@@ -68,11 +102,7 @@ class ConvolutionND(function_node.FunctionNode):
             gW, = ConvolutionNDGradW(self).apply((x, gy))
             ret.append(gW)
         if 2 in indexes:
-            gb = chainer.functions.sum(
-                gy, axis=(0,) + tuple(range(2, gy.ndim)))
-            if gb.dtype != self.inputs[2].dtype:
-                gb = chainer.functions.cast(gb, self.inputs[2].dtype)
-            ret.append(gb)
+            ret.append(self._grad_b(gy))
         return ret
 
 
@@ -166,9 +196,7 @@ def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False,
     ndim = len(x.shape[2:])
     fnode = ConvolutionND(ndim, stride, pad, cover_all, dilate=dilate,
                           groups=groups)
-    args = (x, W) if b is None else (x, W, b)
-    y, = fnode.apply(args)
-    return y
+    return _apply(fnode, x, W, b)
 
 
 def _check_spatial_ndim(x, ndim):

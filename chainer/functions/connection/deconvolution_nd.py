@@ -1,13 +1,10 @@
-import chainer
-from chainer import function_node
 from chainer.functions.connection import _convolution
 from chainer.functions.connection import convolution_nd
 from chainer.utils import conv
-from chainer.utils import conv_nd
 from chainer.utils import type_check
 
 
-class DeconvolutionND(function_node.FunctionNode):
+class DeconvolutionND(convolution_nd._ConvolutionNDBase):
 
     """N-dimensional deconvolution (transposed convolution)."""
 
@@ -15,27 +12,14 @@ class DeconvolutionND(function_node.FunctionNode):
 
     def __init__(self, ndim, stride=1, pad=0, outsize=None, dilate=1,
                  groups=1):
-        self.ndim = ndim
-        self.stride = conv_nd.as_tuple(stride, ndim)
-        self.pad = conv_nd.as_tuple(pad, ndim)
+        super().__init__(ndim, stride, pad, dilate, groups)
         if outsize is not None:
             assert len(outsize) == ndim
             outsize = tuple(outsize)
         self.outs = outsize
-        self.dilate = conv_nd.as_tuple(dilate, ndim)
-        self.groups = groups
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        x_type, w_type = in_types[:2]
-        type_check._argname((x_type, w_type), ('x', 'W'))
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
-            x_type.ndim == self.ndim + 2,
-            w_type.ndim == self.ndim + 2,
-        )
+        x_type, w_type = self._check_x_and_w(in_types)
         type_check.expect(
             x_type.shape[1] == w_type.shape[0],
             w_type.shape[0] % self.groups == 0,
@@ -50,20 +34,10 @@ class DeconvolutionND(function_node.FunctionNode):
                     x_type.shape[i + 2]
                     <= conv.get_conv_outsize(out, k, s, p, cover_all=True,
                                              d=d))
-        if type_check.eval(n_in) == 3:
-            b_type = in_types[2]
-            type_check._argname((b_type,), ('b',))
-            type_check.expect(
-                b_type.dtype.kind == 'f',
-                b_type.ndim == 1,
-            )
-            type_check.expect(
-                b_type.shape[0] == w_type.shape[1] * self.groups)
+        self._check_b(in_types, w_type.shape[1] * self.groups)
 
     def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        x, W = inputs[:2]
-        b = inputs[2] if len(inputs) == 3 else None
+        x, W, b = self._retain_inputs(inputs)
         dims = x.shape[2:]
         ksize = W.shape[2:]
         if self.outs is None:
@@ -95,11 +69,7 @@ class DeconvolutionND(function_node.FunctionNode):
             gW, = convolution_nd.ConvolutionNDGradW(self).apply((gy, x))
             ret.append(gW)
         if 2 in indexes:
-            gb = chainer.functions.sum(
-                gy, axis=(0,) + tuple(range(2, gy.ndim)))
-            if gb.dtype != self.inputs[2].dtype:
-                gb = chainer.functions.cast(gb, self.inputs[2].dtype)
-            ret.append(gb)
+            ret.append(self._grad_b(gy))
         return ret
 
 
@@ -149,9 +119,7 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
     ndim = len(x.shape[2:])
     fnode = DeconvolutionND(ndim, stride, pad, outsize, dilate=dilate,
                             groups=groups)
-    args = (x, W) if b is None else (x, W, b)
-    y, = fnode.apply(args)
-    return y
+    return convolution_nd._apply(fnode, x, W, b)
 
 
 def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,

@@ -10,7 +10,44 @@ from chainer.utils import conv_nd
 from chainer import variable
 
 
-class ConvolutionND(link.Link):
+class _ConvolutionNDLinkBase(link.Link):
+    # What the N-dimensional convolution and deconvolution layers share:
+    # the geometry arguments, the filters (shaped at the first call when
+    # in_channels is None) and the bias. A subclass says how the channel
+    # axes of W are laid out.
+
+    def __init__(self, ndim, in_channels, out_channels, ksize, stride, pad,
+                 nobias, initialW, initial_bias, dilate, groups):
+        super().__init__()
+        if ksize is None:
+            out_channels, ksize, in_channels = in_channels, out_channels, None
+        self.out_channels = out_channels
+        self.ksize = conv_nd.as_tuple(ksize, ndim)
+        self.stride = stride
+        self.pad = pad
+        self.dilate = conv_nd.as_tuple(dilate, ndim)
+        self.groups = int(groups)
+        with self.init_scope():
+            self.W = variable.Parameter(
+                initializers._get_initializer(initialW))
+            if in_channels is not None:
+                self._initialize_params(in_channels)
+            self.b = _bias_parameter(nobias, initial_bias, out_channels)
+
+    def _filter_channels(self, in_channels):
+        # The first two axes of W for the given number of input channels.
+        raise NotImplementedError
+
+    def _initialize_params(self, in_channels):
+        _check_groups(in_channels, self.out_channels, self.groups)
+        self.W.initialize(self._filter_channels(in_channels) + self.ksize)
+
+    def _initialize_for(self, x):
+        if self.W.array is None:
+            self._initialize_params(x.shape[1])
+
+
+class ConvolutionND(_ConvolutionNDLinkBase):
     """N-dimensional convolutional layer, holding the filters and the bias
     of :func:`~chainer.functions.convolution_nd`.
 
@@ -43,27 +80,13 @@ class ConvolutionND(link.Link):
     def __init__(self, ndim, in_channels, out_channels, ksize=None, stride=1,
                  pad=0, nobias=False, initialW=None, initial_bias=None,
                  cover_all=False, dilate=1, groups=1):
-        super().__init__()
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
-        self.out_channels = out_channels
-        self.ksize = conv_nd.as_tuple(ksize, ndim)
-        self.stride = stride
-        self.pad = pad
+        super().__init__(
+            ndim, in_channels, out_channels, ksize, stride, pad, nobias,
+            initialW, initial_bias, dilate, groups)
         self.cover_all = cover_all
-        self.dilate = conv_nd.as_tuple(dilate, ndim)
-        self.groups = int(groups)
-        with self.init_scope():
-            self.W = variable.Parameter(
-                initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            self.b = _bias_parameter(nobias, initial_bias, out_channels)
 
-    def _initialize_params(self, in_channels):
-        _check_groups(in_channels, self.out_channels, self.groups)
-        self.W.initialize(
-            (self.out_channels, int(in_channels / self.groups)) + self.ksize)
+    def _filter_channels(self, in_channels):
+        return self.out_channels, int(in_channels / self.groups)
 
     @classmethod
     def from_params(cls, W, b=None, stride=1, pad=0, nobias=False,
@@ -104,8 +127,7 @@ class ConvolutionND(link.Link):
             ~chainer.Variable: Output of shape ``(n, out_channels, out_1,
             ..., out_N)``.
         """
-        if self.W.array is None:
-            self._initialize_params(x.shape[1])
+        self._initialize_for(x)
         return convolution_nd.convolution_nd(
             x, self.W, self.b, self.stride, self.pad,
             cover_all=self.cover_all, dilate=self.dilate, groups=self.groups)

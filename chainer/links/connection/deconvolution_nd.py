@@ -1,15 +1,10 @@
 """N-dimensional deconvolution (transposed convolution) layers."""
 
 from chainer.functions.connection import deconvolution_nd
-from chainer import initializers
-from chainer import link
-from chainer.links.connection.convolution_2d import _bias_parameter
-from chainer.links.connection.convolution_2d import _check_groups
-from chainer.utils import conv_nd
-from chainer import variable
+from chainer.links.connection import convolution_nd
 
 
-class DeconvolutionND(link.Link):
+class DeconvolutionND(convolution_nd._ConvolutionNDLinkBase):
     """N-dimensional deconvolution layer, holding the filters and the bias
     of :func:`~chainer.functions.deconvolution_nd`.
 
@@ -42,27 +37,13 @@ class DeconvolutionND(link.Link):
     def __init__(self, ndim, in_channels, out_channels, ksize=None, stride=1,
                  pad=0, nobias=False, outsize=None, initialW=None,
                  initial_bias=None, dilate=1, groups=1):
-        super().__init__()
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
-        self.out_channels = out_channels
-        self.ksize = conv_nd.as_tuple(ksize, ndim)
-        self.stride = stride
-        self.pad = pad
+        super().__init__(
+            ndim, in_channels, out_channels, ksize, stride, pad, nobias,
+            initialW, initial_bias, dilate, groups)
         self.outsize = outsize
-        self.dilate = conv_nd.as_tuple(dilate, ndim)
-        self.groups = int(groups)
-        with self.init_scope():
-            self.W = variable.Parameter(
-                initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            self.b = _bias_parameter(nobias, initial_bias, out_channels)
 
-    def _initialize_params(self, in_channels):
-        _check_groups(in_channels, self.out_channels, self.groups)
-        self.W.initialize(
-            (in_channels, int(self.out_channels / self.groups)) + self.ksize)
+    def _filter_channels(self, in_channels):
+        return in_channels, int(self.out_channels / self.groups)
 
     def forward(self, x):
         """Applies the deconvolution.
@@ -75,8 +56,7 @@ class DeconvolutionND(link.Link):
             ~chainer.Variable: Output of shape ``(n, out_channels, out_1,
             ..., out_N)``.
         """
-        if self.W.array is None:
-            self._initialize_params(x.shape[1])
+        self._initialize_for(x)
         return deconvolution_nd.deconvolution_nd(
             x, self.W, b=self.b, stride=self.stride, pad=self.pad,
             outsize=self.outsize, dilate=self.dilate, groups=self.groups)
