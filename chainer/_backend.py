@@ -132,7 +132,7 @@ class Device:
         raise _must_override('method')
 
     def use(self):
-        """Makes the device current in the current thread."""
+        """Selects this device as the current one of the calling thread."""
 
     def is_array_supported(self, array):
         """Tells whether ``array`` lives on this device.
