@@ -147,7 +147,7 @@ def _copyto_gpu(dst, src):
 
 
 def _guess_device_from_array_module(xp):
-    """Returns a plausible device for an array module.
+    """Picks the device that an array module most likely means.
 
     CuPy gives the current GPU; anything else gives the CPU.
     """
@@ -228,7 +228,7 @@ def _get_device_cupy_or_numpy(device_spec):
 
 
 def using_device(device_spec):
-    """Returns a context manager in which a device is current.
+    """Gives a context manager that makes a device current inside it.
 
     Args:
         device_spec: A device specifier, as for :func:`get_device`.
