@@ -635,7 +635,7 @@ def should_use_cudnn_tensor_core(dtype):
         dtype (numpy.dtype): The data type of the input.
 
     Returns:
-        bool: ``True`` if Tensor Cores should be used.
+        bool: Whether the call is to use Tensor Cores.
 
     Raises:
         ValueError: If the configuration is invalid.
