@@ -293,7 +293,8 @@ class ConcatWithAsyncTransfer:
             padding: As for :func:`concat_examples`.
 
         Returns:
-            An array, a tuple of arrays or a dict of arrays.
+            The batch as the examples are laid out: one array, or a tuple
+            or dict of arrays.
 
         Raises:
             ValueError: If ``batch`` is empty or ``device`` differs from the
