@@ -5,7 +5,7 @@ class DictDataset:
     """Dataset whose examples are dicts of the others' examples.
 
     ``DictDataset(x=xs, t=ts)[i]`` is ``{'x': xs[i], 't': ts[i]}``; a slice
-    gives a list of such dicts. All the datasets must have the same length.
+    gives a list of such dicts. Every dataset given must be equally long.
 
     Args:
         datasets: The datasets, by key.
