@@ -11,7 +11,7 @@ from chainer.function_hooks import _report
 
 
 class TimerHook(function_hook.FunctionHook):
-    """Function hook measuring the elapsed time of functions.
+    """Function hook that records how long each function call takes.
 
     Each forward and backward call of a function is timed: on the CPU with
     :func:`time.perf_counter`, on the GPU with CUDA events around the call.
