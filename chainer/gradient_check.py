@@ -282,7 +282,7 @@ def assert_allclose(x, y, atol=1e-5, rtol=1e-4, verbose=True):
         y: Right-hand-side array.
         atol (float): Absolute tolerance.
         rtol (float): Relative tolerance.
-        verbose (bool): If ``True``, it outputs verbose messages on error.
+        verbose (bool): Whether a failure prints details of the check.
     """
     warnings.warn(
         'chainer.gradient_check.assert_allclose is deprecated. '
