@@ -17,8 +17,7 @@ class DaliIterator(iterator.Iterator):
     ``pipeline.batch_size``.
 
     .. warning::
-        This feature is experimental. The interface can change in the
-        future.
+        This feature is experimental: its interface may still change.
 
     Args:
         pipeline: The DALI pipeline.
