@@ -35,8 +35,7 @@ class ChildSumTreeLSTM(_TreeLSTMBase):
 
     .. warning::
 
-        This feature is experimental. The interface can change in the
-        future.
+        This feature is experimental: its interface may still change.
 
     It merges the states of any number of children into the state of their
     parent node and keeps no state itself. Called as
@@ -119,8 +118,7 @@ class NaryTreeLSTM(_TreeLSTMBase):
 
     .. warning::
 
-        This feature is experimental. The interface can change in the
-        future.
+        This feature is experimental: its interface may still change.
 
     It merges the states of exactly ``n_ary`` ordered children into the
     state of their parent node and keeps no state itself. Called as
