@@ -38,8 +38,7 @@ class TheanoFunction(link.Link):
 
     .. warning::
 
-        This feature is experimental. The interface can change in the
-        future.
+        This feature is experimental: its interface may still change.
 
     It compiles, from Theano input and output variables, a Theano function
     of the outputs and one of the gradients of the inputs, and applies them
