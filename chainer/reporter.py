@@ -34,7 +34,7 @@ def _get_reporters():
 
 
 class Reporter:
-    """Object to which observed values are reported, by name.
+    """Collects the values that observers report, each under a name.
 
     Observers (typically links) are registered with a name; a value
     reported with an observer is stored under ``'<observer name>/<key>'``.
