@@ -50,11 +50,11 @@ class _TestError(AssertionError):
 
 
 class FunctionTestError(_TestError):
-    """Raised when the target function is implemented incorrectly."""
+    """Error for a function under test whose results are wrong."""
 
 
 class LinkTestError(_TestError):
-    """Raised when the target link is implemented incorrectly."""
+    """Error for a link under test whose results are wrong."""
 
 
 class InitializerArgument:
