@@ -31,7 +31,7 @@ def _requirements_satisfied(requirements):
 
 
 def with_requires(*requirements):
-    """Runs a test only when the given requirements are satisfied.
+    """Skips a test unless every given requirement holds.
 
     Args:
         *requirements (str): Requirement strings such as
@@ -55,7 +55,7 @@ def with_requires(*requirements):
 
 
 def without_requires(*requirements):
-    """Runs a test only when the given requirements are not satisfied.
+    """Skips a test when all the given requirements hold.
 
     Args:
         *requirements (str): Requirement strings such as
