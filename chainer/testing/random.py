@@ -155,7 +155,7 @@ def _fix_class(klass, setup_method_name, teardown_method_name):
 
 
 def fix_random(*, setup_method='setUp', teardown_method='tearDown'):
-    """Decorator that fixes random numbers in a test.
+    """Decorator seeding the random generators so a test is repeatable.
 
     Applied to a test function (whose name starts with ``test_``), it seeds
     the generators for the duration of the call. Applied to a test class
