@@ -98,7 +98,7 @@ def snapshot(savefun=None,
 *, target=None, condition=None, writer=None, snapshot_on_error=False, \
 n_retains=-1, autoload=False)
 
-    Returns a trainer extension that saves snapshots of the trainer.
+    Makes a trainer extension that writes the whole trainer to a file.
 
     A trainer snapshot holds everything that changes during training (the
     models, the optimizers, the iterators, the extensions' states and the
