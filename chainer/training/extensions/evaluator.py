@@ -1,4 +1,4 @@
-"""An extension that evaluates models on a validation set."""
+"""Trainer extension computing the metrics of a model on held-out data."""
 
 import copy
 import datetime
@@ -25,7 +25,7 @@ class Evaluator(extension.Extension):
     """__init__(self, iterator, target, converter=convert.concat_examples, \
 device=None, eval_hook=None, eval_func=None, *, progress_bar=False)
 
-    Trainer extension that evaluates models on a validation set.
+    Trainer extension that measures its targets on a validation dataset.
 
     Each call sweeps the ``'main'`` iterator once (resetting it first),
     calls ``eval_func`` on every converted batch with
@@ -99,7 +99,7 @@ device=None, eval_hook=None, eval_func=None, *, progress_bar=False)
                     'of iterators'.format(key))
 
     def get_iterator(self, name):
-        """Returns the iterator of the given name."""
+        """The iterator registered under ``name``."""
         return self._iterators[name]
 
     def get_all_iterators(self):
@@ -107,7 +107,7 @@ device=None, eval_hook=None, eval_func=None, *, progress_bar=False)
         return dict(self._iterators)
 
     def get_target(self, name):
-        """Returns the target link of the given name."""
+        """The link evaluated under ``name``."""
         return self._targets[name]
 
     def get_all_targets(self):
