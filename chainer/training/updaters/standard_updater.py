@@ -132,7 +132,7 @@ loss_scale=None, auto_new_epoch=True, *, input_device=None)
         return dict(self._optimizers)
 
     def get_iterator(self, name):
-        """Returns the iterator of the given name."""
+        """The iterator registered under ``name``."""
         return self._iterators[name]
 
     def update(self):
