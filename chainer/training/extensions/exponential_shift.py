@@ -7,8 +7,8 @@ class ExponentialShift(_shift._AttributeShift):
     """Trainer extension that multiplies an optimizer attribute by a rate.
 
     At its ``t``-th call the attribute becomes ``init * rate ** t``,
-    stopped at ``target`` if given. A typical use is an exponential decay
-    of the learning rate. The initial value is set before training.
+    stopped at ``target`` if given; it is mostly used to decay a learning
+    rate geometrically. The initial value is set before training.
 
     Args:
         attr (str): The attribute name, e.g. ``'lr'``.
