@@ -4,7 +4,7 @@ from chainer.training.extensions import _shift
 
 
 class LinearShift(_shift._AttributeShift):
-    """Trainer extension that moves an optimizer attribute linearly.
+    """Trainer extension interpolating an optimizer attribute over time.
 
     With ``value_range == (v1, v2)`` and ``time_range == (t1, t2)``, the
     attribute is ``v1`` up to the ``t1``-th call, moves linearly to ``v2``
