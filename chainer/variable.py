@@ -531,7 +531,7 @@ class Variable:
         self._node.data = self._data
 
     def unchain(self):
-        """Deletes the reference to the creator of this variable."""
+        """Cuts this variable off from the function that created it."""
         self._node.unchain()
 
     def unchain_backward(self):
