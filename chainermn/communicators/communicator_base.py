@@ -40,7 +40,7 @@ class CommunicatorBase(metaclass=abc.ABCMeta):
 
     @property
     def intra_size(self):
-        """Number of processes on the machine of this process."""
+        """How many processes share this process's host."""
         raise NotImplementedError()
 
     @property
