@@ -24,7 +24,7 @@ def set_opset_version(opset_version):
 
 
 def set_func_name(func_name):
-    """Sets the node name of the Chainer function being converted.
+    """Records the ONNX node name for the function now being converted.
 
     Args:
         func_name (str): Node name such as ``'LinearFunction_0'``.
