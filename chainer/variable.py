@@ -255,7 +255,7 @@ def variable_str(var):
 
 
 class Variable:
-    """Array with a structure to keep track of computation.
+    """Array that records the computation it came from.
 
     Every variable holds an array (``numpy.ndarray`` or ``cupy.ndarray``).
     A variable made by a :class:`~chainer.FunctionNode` remembers its
