@@ -77,11 +77,11 @@ def _check_cell_and_input(c_type, x_type, n_gates):
 
 class LSTM(function_node.FunctionNode):
 
-    """Long short-term memory unit with forget gate.
+    """LSTM cell with a forget gate, as a function node.
 
-    It has two inputs (c, x) and two outputs (c, h), where c indicates the
-    cell state. x must have four times channels compared to the number of
-    units.
+    Inputs are the previous cell state ``c`` and the gate pre-activations
+    ``x``, whose second axis is four times as wide as ``c``'s; outputs are
+    the new cell state ``c`` and the output ``h``.
 
     """
 
@@ -299,7 +299,7 @@ def lstm_grad_grad(
 
 
 def lstm(c_prev, x):
-    """Long Short-Term Memory units as an activation function.
+    """Applies LSTM cells to gate pre-activations.
 
     The input array ``x`` holds the pre-activations of four gates for
     each unit of the cell state ``c_prev``: along the second axis, ``x`` has
