@@ -6,11 +6,11 @@ from chainer.utils import type_check
 
 class TreeLSTM(function.Function):
 
-    """TreeLSTM unit with N forget gates.
+    """TreeLSTM cell of a node with N children, one forget gate each.
 
-    It has N + 1 inputs (c_1, ..., c_N, x) and two outputs (c, h), where
-    the c's are cell states. x must have (3 + N) times channels compared to
-    the number of units.
+    Inputs are the children's cell states ``c_1, ..., c_N`` and the gate
+    pre-activations ``x``, whose second axis is ``3 + N`` times as wide as
+    a cell state; outputs are the node's cell state ``c`` and output ``h``.
 
     """
 
@@ -80,7 +80,7 @@ class TreeLSTM(function.Function):
 
 
 def tree_lstm(*inputs):
-    """TreeLSTM unit as an activation function.
+    """Applies TreeLSTM cells to gate pre-activations.
 
     It implements both the N-ary TreeLSTM and the Child-Sum TreeLSTM: a node
     merges the cell states :math:`c_1, \\dots, c_N` of its N children with
