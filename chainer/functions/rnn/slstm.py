@@ -12,9 +12,10 @@ class SLSTM(function_node.FunctionNode):
 
     """S-LSTM unit.
 
-    It has four inputs (c1, c2, x1, x2) and two outputs (c, h), where c
-    indicates the cell state. x1 and x2 must have four times channels
-    compared to the number of units.
+    Inputs are the two children's cell states ``c1`` and ``c2`` and their
+    gate pre-activations ``x1`` and ``x2``, each four times as wide as a
+    cell state along the second axis; outputs are the cell state ``c`` and
+    the output ``h``.
 
     """
 
@@ -236,7 +237,7 @@ def slstm_grad_grad(c_prev1, a1, i1, f1,
 
 
 def slstm(c_prev1, c_prev2, x1, x2):
-    """S-LSTM units as an activation function.
+    """Applies S-LSTM cells, which merge two children, to their gates.
 
     The S-LSTM unit extends the LSTM unit to binary trees: a node merges the
     cell states ``c_prev1`` and ``c_prev2`` of its two children with the
