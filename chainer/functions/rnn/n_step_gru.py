@@ -90,7 +90,8 @@ def n_step_gru(
         n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
     """n_step_gru(n_layers, dropout_ratio, hx, ws, bs, xs)
 
-    Stacked uni-directional Gated Recurrent Unit function.
+    Multi-layer GRU, running forward in time, over variable-length
+    sequences.
 
     It runs an ``n_layers``-layer GRU over a whole mini-batch of sequences
     at once. Layer :math:`k` computes, from its input :math:`x_t` (the input
@@ -158,7 +159,8 @@ def n_step_bigru(
         n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
     """n_step_bigru(n_layers, dropout_ratio, hx, ws, bs, xs)
 
-    Stacked bi-directional Gated Recurrent Unit function.
+    Multi-layer GRU, running both ways in time, over variable-length
+    sequences.
 
     Each layer runs two GRUs as in :func:`~chainer.functions.n_step_gru`,
     one from the first time step to the last (forward) and one from the
