@@ -91,7 +91,8 @@ def n_step_lstm(
         n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
     """n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs)
 
-    Stacked uni-directional Long Short-Term Memory function.
+    Multi-layer LSTM, running forward in time, over variable-length
+    sequences.
 
     It runs an ``n_layers``-layer LSTM over a whole mini-batch of sequences
     at once. Layer :math:`k` computes, from its input :math:`x_t` (the input
@@ -167,7 +168,8 @@ def n_step_bilstm(
         n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
     """n_step_bilstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs)
 
-    Stacked bi-directional Long Short-Term Memory function.
+    Multi-layer LSTM, running both ways in time, over variable-length
+    sequences.
 
     Each layer runs two LSTMs as in :func:`~chainer.functions.n_step_lstm`,
     one from the first time step to the last (forward) and one from the
