@@ -324,7 +324,8 @@ def n_step_rnn(
         n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh', **kwargs):
     """n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh')
 
-    Stacked uni-directional RNN function for sequence inputs.
+    Multi-layer Elman RNN, running forward in time, over variable-length
+    sequences.
 
     It runs an ``n_layers``-layer Elman RNN over a whole mini-batch of
     sequences at once. Layer :math:`k` computes, from its input :math:`x_t`
@@ -393,7 +394,8 @@ def n_step_birnn(
         n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh', **kwargs):
     """n_step_birnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh')
 
-    Stacked bi-directional RNN function for sequence inputs.
+    Multi-layer Elman RNN, running both ways in time, over
+    variable-length sequences.
 
     Each layer runs two RNNs as in :func:`~chainer.functions.n_step_rnn`,
     one from the first time step to the last (forward) and one from the
