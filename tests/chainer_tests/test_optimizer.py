@@ -363,6 +363,40 @@ def test_update_rule_state_saved_as_none():
     assert rule.state is None
 
 
+def test_no_update_without_gradient():
+    # Each optimizer's update rule leaves a parameter without a gradient
+    # as it is.
+    param = chainer.Parameter(
+        numpy.random.RandomState(0).randn(3, 4).astype(numpy.float32))
+    before = param.array.copy()
+    gradient_methods = sorted(
+        (cls for cls in vars(optimizers).values()
+         if isinstance(cls, type)
+         and issubclass(cls, optimizer.GradientMethod)),
+        key=lambda cls: cls.__name__)
+    assert len(gradient_methods) == 15
+    for cls in gradient_methods:
+        param.update_rule = cls().create_update_rule()
+        param.cleargrad()
+        param.update()
+        numpy.testing.assert_array_equal(param.array, before)
+
+
+def test_gpu_paths_are_separate_methods():
+    # update_core dispatches by device; the CPU path never calls the GPU
+    # one (which needs CuPy).
+    class Rule(optimizer.UpdateRule):
+        def update_core_cpu(self, param):
+            param.array += 1
+
+    param = chainer.Parameter(numpy.zeros(2, numpy.float32))
+    param.grad = numpy.zeros(2, numpy.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        Rule().update(param)
+    numpy.testing.assert_array_equal(param.array, [1, 1])
+
+
 # Optimizer -------------------------------------------------------------
 
 

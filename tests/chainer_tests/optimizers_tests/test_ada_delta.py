@@ -1,0 +1,56 @@
+"""AdaDelta: the update against a NumPy re-statement and against the numbers of
+Chainer 7.8.1 (fixtures/original_updates.npz)."""
+
+import numpy
+import pytest
+
+from chainer import optimizers as O
+
+
+def ref_ada_delta(p, g, s, hp, t):
+    msg = s.setdefault('msg', numpy.zeros_like(p))
+    msdx = s.setdefault('msdx', numpy.zeros_like(p))
+    rho, eps = hp['rho'], hp['eps']
+    msg[...] = rho * msg + (1 - rho) * g * g
+    dx = numpy.sqrt((msdx + eps) / (msg + eps)) * g
+    msdx[...] = rho * msdx + (1 - rho) * dx * dx
+    p -= dx
+
+
+# name: (constructor, reference, hyperparameters of the reference)
+CASES = {
+    'AdaDelta': (
+        lambda: O.AdaDelta(), ref_ada_delta, {'rho': 0.95, 'eps': 1e-6}),
+}
+FLOAT16_CASES = ()
+DEFAULTS = {
+    O.AdaDelta: {'rho': 0.95, 'eps': 1e-6},
+}
+
+
+def test_update_matches_numpy_restatement(updates, name, dtype):
+    updates.check_update_matches_restatement(CASES[name], dtype)
+
+
+def test_update_of_zero_dimensional_parameter(updates, name):
+    updates.check_update_of_zero_dimensional_parameter(CASES[name])
+
+
+def test_update_with_weight_decay_hook(updates, name):
+    updates.check_update_with_weight_decay_hook(CASES[name])
+
+
+def test_update_matches_chainer_7_8(updates, name, fixture_dtype,
+                                    original_updates):
+    updates.check_update_matches_chainer_7_8(
+        CASES[name], name, fixture_dtype, original_updates)
+
+
+@pytest.mark.parametrize('cls', list(DEFAULTS), ids=lambda c: c.__name__)
+def test_defaults_and_proxies(updates, cls):
+    updates.check_defaults_and_proxies(cls, DEFAULTS[cls])
+
+
+@pytest.mark.gpu
+def test_gpu_update_matches_cpu(updates, name):
+    updates.check_gpu_update_matches_cpu(CASES[name])

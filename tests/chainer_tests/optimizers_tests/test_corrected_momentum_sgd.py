@@ -1,0 +1,53 @@
+"""Corrected momentum SGD: the update against a NumPy re-statement and against
+the numbers of Chainer 7.8.1 (fixtures/original_updates.npz)."""
+
+import numpy
+import pytest
+
+from chainer import optimizers as O
+
+
+def ref_corrected_momentum_sgd(p, g, s, hp, t):
+    v = s.setdefault('v', numpy.zeros_like(p))
+    v[...] = hp['momentum'] * v - g
+    p += hp['lr'] * v
+
+
+# name: (constructor, reference, hyperparameters of the reference)
+CASES = {
+    'CorrectedMomentumSGD': (
+        lambda: O.CorrectedMomentumSGD(lr=0.1),
+        ref_corrected_momentum_sgd, {'lr': 0.1, 'momentum': 0.9}),
+}
+FLOAT16_CASES = ()
+DEFAULTS = {
+    O.CorrectedMomentumSGD: {'lr': 0.01, 'momentum': 0.9},
+}
+
+
+def test_update_matches_numpy_restatement(updates, name, dtype):
+    updates.check_update_matches_restatement(CASES[name], dtype)
+
+
+def test_update_of_zero_dimensional_parameter(updates, name):
+    updates.check_update_of_zero_dimensional_parameter(CASES[name])
+
+
+def test_update_with_weight_decay_hook(updates, name):
+    updates.check_update_with_weight_decay_hook(CASES[name])
+
+
+def test_update_matches_chainer_7_8(updates, name, fixture_dtype,
+                                    original_updates):
+    updates.check_update_matches_chainer_7_8(
+        CASES[name], name, fixture_dtype, original_updates)
+
+
+@pytest.mark.parametrize('cls', list(DEFAULTS), ids=lambda c: c.__name__)
+def test_defaults_and_proxies(updates, cls):
+    updates.check_defaults_and_proxies(cls, DEFAULTS[cls])
+
+
+@pytest.mark.gpu
+def test_gpu_update_matches_cpu(updates, name):
+    updates.check_gpu_update_matches_cpu(CASES[name])

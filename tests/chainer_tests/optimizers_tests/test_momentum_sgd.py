@@ -1,0 +1,63 @@
+"""Momentum SGD: the update against a NumPy re-statement and against the
+numbers of Chainer 7.8.1 (fixtures/original_updates.npz)."""
+
+import numpy
+import pytest
+
+import chainer
+from chainer import optimizers as O
+from chainer.optimizers import momentum_sgd
+
+
+def ref_momentum_sgd(p, g, s, hp, t):
+    v = s.setdefault('v', numpy.zeros_like(p))
+    v[...] = hp['momentum'] * v - hp['lr'] * g
+    p += v
+
+
+# name: (constructor, reference, hyperparameters of the reference)
+CASES = {
+    'MomentumSGD': (
+        lambda: O.MomentumSGD(lr=0.1, momentum=0.8), ref_momentum_sgd,
+        {'lr': 0.1, 'momentum': 0.8}),
+}
+FLOAT16_CASES = ('MomentumSGD')
+DEFAULTS = {
+    O.MomentumSGD: {'lr': 0.01, 'momentum': 0.9},
+}
+
+
+def test_update_matches_numpy_restatement(updates, name, dtype):
+    updates.check_update_matches_restatement(CASES[name], dtype)
+
+
+def test_update_of_zero_dimensional_parameter(updates, name):
+    updates.check_update_of_zero_dimensional_parameter(CASES[name])
+
+
+def test_update_with_weight_decay_hook(updates, name):
+    updates.check_update_with_weight_decay_hook(CASES[name])
+
+
+def test_update_matches_chainer_7_8(updates, name, fixture_dtype,
+                                    original_updates):
+    updates.check_update_matches_chainer_7_8(
+        CASES[name], name, fixture_dtype, original_updates)
+
+
+@pytest.mark.parametrize('cls', list(DEFAULTS), ids=lambda c: c.__name__)
+def test_defaults_and_proxies(updates, cls):
+    updates.check_defaults_and_proxies(cls, DEFAULTS[cls])
+
+
+def test_rule_works_without_an_optimizer():
+    rule = momentum_sgd.MomentumSGDRule(lr=0.5, momentum=0.)
+    param = chainer.Parameter(numpy.array([1., 2.], numpy.float32))
+    param.grad = numpy.array([1., 1.], numpy.float32)
+    rule.update(param)
+    numpy.testing.assert_array_equal(param.array, [0.5, 1.5])
+
+
+@pytest.mark.gpu
+def test_gpu_update_matches_cpu(updates, name):
+    updates.check_gpu_update_matches_cpu(CASES[name])
