@@ -67,6 +67,20 @@ def _print_attrs(obj, keys, file):
 global_config = GlobalConfig()
 config = LocalConfig(global_config)
 
+
+def _entry_tables():
+    """Returns ``(thread_state, global_entries)``, for the hottest readers.
+
+    ``thread_state.__dict__`` is the dict of the entries the current thread
+    has set (with :func:`using_config`), ``global_entries`` the dict of the
+    global values, so ``thread_state.__dict__.get(name,
+    global_entries[name])`` reads ``chainer.config.<name>`` without the
+    attribute lookups of :class:`LocalConfig`. Both objects live as long as
+    the process: take them once, at import time.
+    """
+    return config._local, global_config.__dict__
+
+
 class _ConfigContext:
     """Sets one entry of a :class:`LocalConfig` while the context lasts.
 

@@ -18,8 +18,7 @@ from chainer import variable
 _Variable = variable.Variable
 _VariableNode = variable.VariableNode
 _ARRAY_TYPES = variable._ARRAY_TYPES
-_config_local = configuration.config._local
-_global_settings = configuration.global_config.__dict__
+_config_local, _global_settings = configuration._entry_tables()
 
 
 def _make_output(func, data, requires_grad, outputs):
