@@ -321,8 +321,8 @@ def sparse_matmul(a, b, transa=False, transb=False):
             The left operand.
         b (~chainer.Variable, :ref:`ndarray` or ~chainer.utils.CooMatrix):
             The right operand.
-        transa (bool): If ``True``, each matrix of ``a`` is transposed.
-        transb (bool): If ``True``, each matrix of ``b`` is transposed.
+        transa (bool): Whether to use the transpose of every matrix of ``a``.
+        transb (bool): Whether to use the transpose of every matrix of ``b``.
 
     Returns:
         ~chainer.Variable: The product; its gradient reaches the dense
