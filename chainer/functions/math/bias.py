@@ -36,10 +36,10 @@ def bias(x, y, axis=1):
         y (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable
             added, broadcast; its shape must equal
             ``x.shape[axis:axis + y.ndim]``.
-        axis (int): The first axis of ``x`` along which ``y`` is applied.
+        axis (int): Axis of ``x`` that lines up with the first axis of ``y``.
 
     Returns:
-        ~chainer.Variable: Output variable of the shape of ``x``.
+        ~chainer.Variable: The result, shaped like ``x``.
 
     .. admonition:: Example
 
