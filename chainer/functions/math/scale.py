@@ -20,14 +20,14 @@ def scale(x, y, axis=1):
     unlike NumPy's ``axis`` arguments.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable to
-            be scaled.
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The array whose
+            elements are multiplied.
         y (:class:`~chainer.Variable` or :ref:`ndarray`): Scaling factors,
             broadcast; its shape must equal ``x.shape[axis:axis + y.ndim]``.
-        axis (int): The first axis of ``x`` along which ``y`` is applied.
+        axis (int): Axis of ``x`` that lines up with the first axis of ``y``.
 
     Returns:
-        ~chainer.Variable: Output variable of the shape of ``x``.
+        ~chainer.Variable: The result, shaped like ``x``.
 
     .. admonition:: Example
 
