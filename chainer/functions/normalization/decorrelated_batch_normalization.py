@@ -295,7 +295,7 @@ running_mean=None, running_projection=None, decay=0.9)
         decay (float): Decay rate of the running averages.
 
     Returns:
-        ~chainer.Variable: Output variable of the shape of ``x``.
+        ~chainer.Variable: The result, shaped like ``x``.
 
     See: `Decorrelated Batch Normalization
     <https://arxiv.org/abs/1804.08450>`_
@@ -313,7 +313,7 @@ running_mean=None, running_projection=None, decay=0.9)
 
 
 def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
-    """Decorrelated batch normalization function with fixed statistics.
+    """Decorrelated batch normalization that uses the statistics given.
 
     Normalizes ``x`` with given statistics instead of those of the batch,
     as in the test mode of
@@ -331,7 +331,7 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
         groups (int): Number of groups.
 
     Returns:
-        ~chainer.Variable: Output variable of the shape of ``x``.
+        ~chainer.Variable: The result, shaped like ``x``.
 
     .. seealso::
 
