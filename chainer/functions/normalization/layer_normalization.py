@@ -97,7 +97,7 @@ def layer_normalization(x, gamma, beta, eps=1e-5):
         eps (float): Added to the variances for numerical stability.
 
     Returns:
-        ~chainer.Variable: Output variable of the shape of ``x``.
+        ~chainer.Variable: The result, shaped like ``x``.
 
     See: `Layer Normalization <https://arxiv.org/abs/1607.06450>`_
 
