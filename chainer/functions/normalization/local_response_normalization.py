@@ -15,7 +15,7 @@ def _window_sum(a, half_n):
 
 class LocalResponseNormalization(function_node.FunctionNode):
 
-    """Cross-channel normalization function used in AlexNet."""
+    """Normalization over neighbouring channels, as AlexNet does it."""
 
     def __init__(self, n=5, k=2, alpha=1e-4, beta=.75):
         self.n = n
@@ -90,7 +90,7 @@ class LocalResponseNormalizationGrad(function_node.FunctionNode):
 
 
 def local_response_normalization(x, n=5, k=2, alpha=1e-4, beta=.75):
-    """Local response normalization across neighboring channels.
+    """Normalizes each channel by the energy of the channels near it.
 
     Divides each channel of ``x`` by a power of the sum of squares over
     the neighboring channels. With :math:`N` channels,
@@ -109,7 +109,7 @@ def local_response_normalization(x, n=5, k=2, alpha=1e-4, beta=.75):
         beta (float): Normalizer power parameter.
 
     Returns:
-        ~chainer.Variable: Output variable of the shape of ``x``.
+        ~chainer.Variable: The result, shaped like ``x``.
 
     See: Section 3.3 of `ImageNet Classification with Deep Convolutional
     Neural Networks <https://www.cs.toronto.edu/~fritz/absps/imagenet.pdf>`_
