@@ -18,7 +18,7 @@ def _reduction_dtype(dtype):
 
 class SigmoidCrossEntropy(function_node.FunctionNode):
 
-    """Sigmoid activation followed by a sigmoid cross entropy loss."""
+    """Binary cross entropy of logits, with the sigmoid built in."""
 
     ignore_label = -1
 
@@ -152,7 +152,7 @@ def sigmoid_cross_entropy(x, t, normalize=True, reduce='mean'):
 
     .. note::
 
-       This function is differentiable only by ``x``.
+       Gradients flow to ``x`` alone.
 
     .. admonition:: Example
 
