@@ -83,7 +83,8 @@ def triplet(anchor, positive, negative, margin=0.2, reduce='mean'):
         L(a, p, n) = \\frac{1}{N} \\sum_{i=1}^N \\max \\{d(a_i, p_i)
             - d(a_i, n_i) + {\\rm margin}, 0\\}
 
-    with :math:`d(x_i, y_i) = \\| {\\bf x}_i - {\\bf y}_i \\|_2^2`. It
+    where the distance is the squared L2 norm of the difference,
+    :math:`d(x_i, y_i) = \\| {\\bf x}_i - {\\bf y}_i \\|_2^2`. It
     trains the anchor to lie nearer to the positive than to the negative
     example; see `Learning Fine-grained Image Similarity with Deep Ranking
     <https://arxiv.org/abs/1404.4661>`_.
