@@ -1,5 +1,4 @@
-"""Element-wise cumulative distribution function of the standard normal
-distribution."""
+"""The standard normal CDF, elementwise."""
 
 import math
 
