@@ -530,7 +530,8 @@ def arctan2(x1, x2):
             a float dtype.
 
     Returns:
-        ~chainer.Variable: Angles in radians, in :math:`[-\\pi, \\pi]`.
+        ~chainer.Variable: The angles, in radians between :math:`-\\pi` and
+        :math:`\\pi`.
 
     .. admonition:: Example
 
