@@ -9,7 +9,7 @@ def _count_unknown_dims(shape):
 
 class Reshape(function_node.FunctionNode):
 
-    """Reshapes an input array without copy."""
+    """Gives a view of the input with another shape."""
 
     def __init__(self, shape):
         self.shape = shape
@@ -40,7 +40,7 @@ class Reshape(function_node.FunctionNode):
 
 
 def reshape(x, shape):
-    """Reshapes an input variable without copy.
+    """Gives the input with another shape, sharing its memory.
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable.
