@@ -31,7 +31,7 @@ class Transpose(function_node.FunctionNode):
 
 
 def transpose(x, axes=None):
-    """Permutes the dimensions of an input variable without copy.
+    """Reorders the axes of the input, sharing its memory.
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable.
@@ -39,7 +39,7 @@ def transpose(x, axes=None):
             axes are reversed.
 
     Returns:
-        ~chainer.Variable: Variable whose axes are permuted.
+        ~chainer.Variable: The input with its axes reordered.
 
     .. admonition:: Example
 
