@@ -27,7 +27,7 @@ class Cast(function_node.FunctionNode):
 
 
 def cast(x, typ):
-    """Casts an input variable to a given dtype.
+    """Converts the elements of the input to another dtype.
 
     Outside of backprop mode, casting to the dtype that ``x`` already has
     returns ``x`` as a variable without a new node.
