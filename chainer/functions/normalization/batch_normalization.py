@@ -538,7 +538,7 @@ running_var=None, decay=0.9, axis=None)
 
 
 def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
-    """Batch normalization function with fixed statistics.
+    """Batch normalization that uses the mean and variance it is given.
 
     Normalizes ``x`` by given statistics instead of those of the batch, as
     in the test mode of :class:`~chainer.links.BatchNormalization`:
