@@ -6,7 +6,7 @@ from chainer.functions.pooling import pooling_nd
 
 class AveragePooling2D(pooling_2d.Pooling2D):
 
-    """Average pooling over a set of 2-D planes."""
+    """Mean over the windows of 2-D feature maps."""
 
     def forward(self, inputs):
         x, = inputs
