@@ -32,7 +32,7 @@ def average_windows(x, ksize, stride, pad, outs, divisor):
 
 class AveragePoolingND(pooling_nd._PoolingND):
 
-    """Average pooling over a set of N-dimensional planes."""
+    """Mean over the windows of N-dimensional feature maps."""
 
     def __init__(self, ndim, ksize, stride=None, pad=0, cover_all=False,
                  pad_value=0):
