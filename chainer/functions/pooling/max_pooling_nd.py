@@ -8,7 +8,7 @@ from chainer.utils import conv
 
 class MaxPoolingND(pooling_nd._PoolingND):
 
-    """Max pooling over a set of N-dimensional planes.
+    """Maximum over the windows of N-dimensional feature maps.
 
     After :meth:`forward`, ``indexes`` holds for each output the flat index
     (C order of ``ksize``) of the maximum within its window.
