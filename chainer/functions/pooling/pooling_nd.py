@@ -10,7 +10,7 @@ from chainer.utils import type_check
 
 class _PoolingND(function_node.FunctionNode):
 
-    """Base class of pooling over a set of N-dimensional planes."""
+    """Common base of the pooling nodes for N-dimensional feature maps."""
 
     def __init__(self, ndim, ksize, stride=None, pad=0, cover_all=True,
                  return_indices=False):
