@@ -29,7 +29,8 @@ def unpooled_sizes(dims, ksize, stride, pad, cover_all):
 
 class UnpoolingND(pooling_nd._PoolingND):
 
-    """Unpooling over a set of N-dimensional planes."""
+    """Inverse of pooling for N-dimensional feature maps: each value fills
+    its window."""
 
     def __init__(self, ndim, ksize, stride=None, pad=0, outsize=None,
                  cover_all=True):
