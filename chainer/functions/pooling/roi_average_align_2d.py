@@ -27,7 +27,7 @@ def _get_bounds(p, limit):
 
 class ROIAverageAlign2D(function.Function):
 
-    """RoI average align over a set of 2-D planes."""
+    """RoIAlign of 2-D feature maps, averaging the sampled points."""
 
     def __init__(self, outsize, spatial_scale, sampling_ratio=None):
         self.outh, self.outw, self.spatial_scale = \
