@@ -8,7 +8,7 @@ from chainer.utils import conv
 
 class ROIMaxAlign2D(function.Function):
 
-    """RoI max align over a set of 2-D planes."""
+    """RoIAlign of 2-D feature maps, keeping the largest sampled point."""
 
     def __init__(self, outsize, spatial_scale, sampling_ratio=None):
         self.outh, self.outw, self.spatial_scale = \
