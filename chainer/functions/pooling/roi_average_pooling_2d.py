@@ -5,7 +5,7 @@ from chainer.functions.pooling import roi_max_pooling_2d
 
 class ROIAveragePooling2D(function.Function):
 
-    """RoI average pooling over a set of 2-D planes."""
+    """Pools each region of interest of 2-D feature maps by its mean."""
 
     def __init__(self, outsize, spatial_scale):
         self.outh, self.outw, self.spatial_scale = \
