@@ -40,7 +40,7 @@ def integer_bins(rois, spatial_scale, outh, outw, height, width):
 
 class ROIMaxPooling2D(function.Function):
 
-    """RoI max pooling over a set of 2-D planes."""
+    """Pools each region of interest of 2-D feature maps by its maximum."""
 
     def __init__(self, outsize, spatial_scale):
         self.outh, self.outw, self.spatial_scale = \
