@@ -14,6 +14,7 @@ stride 1) but costs transposed copies in and out. Results are returned
 C-contiguous. Everything here works on NumPy and CuPy arrays alike.
 """
 
+from chainer import _kernels
 from chainer import utils
 from chainer.utils import conv
 
@@ -33,6 +34,20 @@ def out_sizes(dims, ksize, stride, pad, cover_all, dilate):
     return tuple(
         conv.get_conv_outsize(d, k, s, p, cover_all, di)
         for d, k, s, p, di in zip(dims, ksize, stride, pad, dilate))
+
+
+def _contiguous(a):
+    return None if a is None else _xp(a).ascontiguousarray(a)
+
+
+def _onednn_geometry(dims, ksize, stride, pad, outs, dilate):
+    # Stride, both paddings and dilation for the compiled kernels. The far
+    # padding is what the last window needs (cover_all adds to it), and
+    # never negative: input rows no window reaches are simply not read.
+    pad_hi = [max(0, (o - 1) * s + (k - 1) * d + 1 - p - size)
+              for o, s, k, d, p, size in zip(outs, stride, ksize, dilate,
+                                              pad, dims)]
+    return list(stride), list(pad), pad_hi, list(dilate)
 
 
 def _to_layout(x, batch_last):
@@ -96,6 +111,16 @@ def forward(x, W, b, stride, pad, outs, dilate, groups):
     Returns:
         The output of shape ``(n, c_O) + outs`` and the dtype of ``x``.
     """
+    kernels = _kernels.get((x, W, b))
+    if kernels is not None:
+        try:
+            return kernels.convolution_forward(
+                _contiguous(x), _contiguous(W), _contiguous(b),
+                x.shape[:1] + W.shape[:1] + tuple(outs),
+                *_onednn_geometry(x.shape[2:], W.shape[2:], stride, pad,
+                                  outs, dilate), groups)
+        except _kernels.Unsupported:
+            pass
     xp = _xp(x)
     n = x.shape[0]
     out_c = W.shape[0]
@@ -120,6 +145,18 @@ def grad_weight(x, gy, ksize, stride, pad, dilate, groups, w_dtype):
         An array of shape ``(c_O, c_I / groups) + ksize`` and dtype
         ``w_dtype``.
     """
+    kernels = _kernels.get((x, gy))
+    if kernels is not None and x.dtype == w_dtype:
+        try:
+            gW, _ = kernels.convolution_backward_weights(
+                _contiguous(x), _contiguous(gy),
+                gy.shape[1:2] + (x.shape[1] // groups,) + tuple(ksize),
+                False,
+                *_onednn_geometry(x.shape[2:], ksize, stride, pad,
+                                  gy.shape[2:], dilate), groups)
+            return gW
+        except _kernels.Unsupported:
+            pass
     xp = _xp(x)
     out_c = gy.shape[1]
     batch_last = _use_batch_last(gy.shape[2:])
@@ -141,6 +178,19 @@ def transposed(x, W, b, stride, pad, outs, dilate, groups):
     Returns:
         The output of shape ``(n, c_O) + outs`` and the dtype of ``x``.
     """
+    kernels = _kernels.get((x, W, b))
+    if kernels is not None:
+        try:
+            y = kernels.convolution_backward_data(
+                _contiguous(x), _contiguous(W),
+                x.shape[:1] + (W.shape[1] * groups,) + tuple(outs),
+                *_onednn_geometry(outs, W.shape[2:], stride, pad,
+                                  x.shape[2:], dilate), groups)
+            if b is not None:
+                y += b.reshape((1, -1) + (1,) * len(outs))
+            return y
+        except _kernels.Unsupported:
+            pass
     xp = _xp(x)
     n, in_c = x.shape[:2]
     ksize = W.shape[2:]

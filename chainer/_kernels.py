@@ -1,0 +1,81 @@
+"""The one door from the operations to the compiled CPU kernels.
+
+An operation asks :func:`get` for the kernels with the arrays it is about
+to compute on; it gets the ``chainerx_cpp`` extension module when
+``chainer.config.use_chainerx_cpp`` allows it and every array is a NumPy
+array of a dtype the kernel takes, else ``None`` and runs its NumPy code.
+A kernel that meets a case it does not cover raises ``Unsupported``
+(``chainerx_cpp.Unsupported``), and the operation falls back the same way.
+
+``use_chainerx_cpp`` (env ``CHAINER_USE_CHAINERX_CPP``) is ``'auto'`` (use
+the kernels when they are built), ``'always'`` (the same, but an error when
+they are not) or ``'never'``.
+"""
+
+import numpy
+
+from chainer import configuration
+
+try:
+    import chainerx_cpp
+except ImportError:  # NOQA: the package is absent, not only the module
+    chainerx_cpp = None
+
+_module = None if chainerx_cpp is None else chainerx_cpp.get_kernels()
+
+FLOAT32 = (numpy.dtype(numpy.float32),)
+FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+
+
+class _NotRaised(Exception):
+    pass
+
+
+#: The exception a kernel raises for a case it does not cover.
+Unsupported = _NotRaised if _module is None else _module.Unsupported
+
+_MODES = ('auto', 'always', 'never')
+
+
+def _enabled():
+    mode = configuration.config.use_chainerx_cpp
+    if mode == 'auto':
+        return _module is not None
+    if mode == 'never':
+        return False
+    if mode == 'always':
+        if _module is None:
+            reason = (chainerx_cpp.unavailable_reason() if chainerx_cpp
+                      else 'the chainerx_cpp package is missing')
+            raise RuntimeError(
+                'use_chainerx_cpp is \'always\' but the compiled kernels '
+                'are not available: {}'.format(reason))
+        return True
+    raise ValueError('use_chainerx_cpp must be one of {}, not {!r}'.format(
+        _MODES, mode))
+
+
+def get(arrays, dtypes=FLOAT32):
+    """Returns the kernel module for these arrays, or ``None``.
+
+    Args:
+        arrays: The input arrays of the computation; ``None`` entries
+            (an absent bias) are skipped.
+        dtypes: The dtypes the kernel takes; all arrays must share one.
+
+    """
+    if not _enabled():
+        return None
+    dtype = None
+    for a in arrays:
+        if a is None:
+            continue
+        if type(a) is not numpy.ndarray or a.size == 0:
+            return None
+        if dtype is None:
+            dtype = a.dtype
+            if dtype not in dtypes:
+                return None
+        elif a.dtype != dtype:
+            return None
+    return _module

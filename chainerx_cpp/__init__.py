@@ -1,0 +1,81 @@
+"""Compiled CPU kernels for Chainer's hot operations.
+
+The extension module ``chainerx_cpp._kernels`` is built by ``setup.py``
+against oneDNN (the ``onednn-cpu-gomp`` wheels) when the package is
+installed; ``CHAINER_BUILD_CHAINERX_CPP=0`` skips the build. Without it the
+library runs on its NumPy code paths, and :func:`is_available` and
+:func:`print_runtime_info` say why the kernels are off.
+
+This package imports nothing of ``chainer``: the operations of
+``chainer.functions`` call it.
+"""
+
+import ctypes
+import importlib
+import os
+import sys
+
+_module = None
+_reason = None
+
+
+def _preload_onednn():
+    # The extension links to libdnnl.so.3, which the onednn-cpu-gomp wheel
+    # puts in the environment's lib/ folder, off the loader's search path.
+    # Loading it by its full path first lets the loader find it by soname.
+    try:
+        from importlib import metadata
+        dist = metadata.distribution('onednn-cpu-gomp')
+    except Exception:  # NOQA: the wheel is not installed
+        candidates = [os.path.join(sys.prefix, 'lib', 'libdnnl.so.3')]
+    else:
+        candidates = [str(dist.locate_file(f)) for f in dist.files or ()
+                      if str(f).endswith('libdnnl.so.3')]
+    for path in candidates:
+        if os.path.exists(path):
+            ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+            return
+
+
+def _load():
+    global _module, _reason
+    try:
+        _preload_onednn()
+        _module = importlib.import_module('chainerx_cpp._kernels')
+    except ModuleNotFoundError:
+        _reason = ('the extension module is not built (see setup.py; '
+                   'CHAINER_BUILD_CHAINERX_CPP=0 skips it)')
+    except ImportError as e:
+        _reason = 'the extension module did not load ({})'.format(e)
+    except OSError as e:
+        _reason = 'oneDNN did not load ({})'.format(e)
+
+
+_load()
+
+
+def is_available():
+    """Returns whether the compiled kernels loaded."""
+    return _module is not None
+
+
+def unavailable_reason():
+    """Returns why the kernels are off, or ``None`` when they are on."""
+    return _reason
+
+
+def get_kernels():
+    """Returns the extension module, or ``None`` when it did not load."""
+    return _module
+
+
+def print_runtime_info(out=None):
+    """Prints whether the kernels are on, the oneDNN version and threads."""
+    if out is None:
+        out = sys.stdout
+    if _module is None:
+        out.write('chainerx_cpp: Not Available ({})\n'.format(_reason))
+        return
+    out.write('chainerx_cpp: Available\n')
+    out.write('  oneDNN: {}.{}.{}\n'.format(*_module.onednn_version()))
+    out.write('  OpenMP threads: {}\n'.format(_module.num_threads()))

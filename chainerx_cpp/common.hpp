@@ -1,0 +1,61 @@
+// Shared pieces of the kernels: the oneDNN engine and stream, and the
+// conversions between NumPy arrays and oneDNN memory objects.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "oneapi/dnnl/dnnl.hpp"
+
+namespace chainerx_cpp {
+
+namespace py = pybind11;
+
+using dims = dnnl::memory::dims;
+using tag = dnnl::memory::format_tag;
+
+// The one CPU engine and stream every kernel runs on.
+dnnl::engine& cpu_engine();
+dnnl::stream& cpu_stream();
+
+// A C-contiguous NumPy array of any dtype, as the kernels receive it.
+using array = py::array;
+
+inline dims shape_of(const array& a) {
+    return dims(a.shape(), a.shape() + a.ndim());
+}
+
+// The oneDNN data type of a NumPy array; throws for dtypes oneDNN lacks.
+dnnl::memory::data_type data_type_of(const array& a);
+
+// Checks that `a` is C-contiguous with the expected number of dimensions.
+void require_contiguous(const array& a, const char* name, int ndim);
+
+// Wraps the buffer of `a` (no copy) as oneDNN memory of the given format.
+dnnl::memory wrap(const array& a, tag format);
+
+// A new uninitialised C-contiguous array of the dtype of `like`.
+array empty_like_dtype(const array& like, const dims& shape);
+
+// Copies `from` into `to` when oneDNN chose a different memory format.
+void reorder_into(dnnl::memory& from, dnnl::memory& to);
+
+// The number of elements of a shape.
+inline int64_t size_of(const dims& shape) {
+    int64_t n = 1;
+    for (auto d : shape) n *= d;
+    return n;
+}
+
+// Adds the kernels of one family to the module.
+void register_convolution(py::module_& m);
+void register_pooling(py::module_& m);
+void register_linear(py::module_& m);
+
+}  // namespace chainerx_cpp

@@ -1,0 +1,227 @@
+// Convolution forward, backward-data and backward-weights through oneDNN.
+//
+// Arrays are plain C-contiguous: x (N, C, spatial...), W (O, C/groups,
+// kernel...), y (N, O, out...). The caller gives the output shape and both
+// paddings, so the cover_all rule of Chainer lives in one place (Python).
+// A deconvolution is the same three operations with the roles exchanged.
+#include "common.hpp"
+
+namespace chainerx_cpp {
+namespace {
+
+using dnnl::algorithm;
+using dnnl::prop_kind;
+
+tag data_tag(int spatial) {
+    switch (spatial) {
+        case 1: return tag::ncw;
+        case 2: return tag::nchw;
+        case 3: return tag::ncdhw;
+    }
+    throw std::invalid_argument("convolution takes 1 to 3 spatial axes");
+}
+
+tag grouped_weight_tag(int spatial) {
+    switch (spatial) {
+        case 1: return tag::goiw;
+        case 2: return tag::goihw;
+        default: return tag::goidhw;
+    }
+}
+
+// The geometry shared by the three primitives of one convolution.
+struct Geometry {
+    dims x_shape, w_shape, y_shape, strides, dilates, pad_l, pad_r;
+    int64_t groups;
+
+    int spatial() const { return static_cast<int>(x_shape.size()) - 2; }
+
+    dnnl::memory::desc data_desc(const dims& shape,
+                                 dnnl::memory::data_type dt) const {
+        return {shape, dt, data_tag(spatial())};
+    }
+
+    // Chainer's (O, C/g, k...) weights viewed as oneDNN's (g, O/g, C/g, k...).
+    dnnl::memory::desc weight_desc(dnnl::memory::data_type dt) const {
+        dims g_shape{groups, w_shape[0] / groups};
+        g_shape.insert(g_shape.end(), w_shape.begin() + 1, w_shape.end());
+        return {g_shape, dt, grouped_weight_tag(spatial())};
+    }
+
+    dnnl::convolution_forward::primitive_desc forward_desc(
+            dnnl::memory::data_type dt, bool with_bias) const {
+        auto bias = with_bias
+            ? dnnl::memory::desc({w_shape[0]}, dt, tag::a)
+            : dnnl::memory::desc();
+        return {cpu_engine(), prop_kind::forward_training,
+                algorithm::convolution_direct, data_desc(x_shape, dt),
+                weight_desc(dt), bias, data_desc(y_shape, dt), strides,
+                dilates, pad_l, pad_r};
+    }
+};
+
+dims to_dims(const std::vector<int64_t>& v) { return dims(v.begin(), v.end()); }
+
+// oneDNN counts dilation from zero (0 is a dense kernel); Chainer from one.
+dims onednn_dilation(const std::vector<int64_t>& dilate) {
+    dims d;
+    for (auto v : dilate) d.push_back(v - 1);
+    return d;
+}
+
+Geometry make_geometry(const dims& x_shape, const dims& w_shape,
+                       const dims& y_shape,
+                       const std::vector<int64_t>& stride,
+                       const std::vector<int64_t>& pad_l,
+                       const std::vector<int64_t>& pad_r,
+                       const std::vector<int64_t>& dilate, int64_t groups) {
+    const size_t spatial = x_shape.size() - 2;
+    if (w_shape.size() != x_shape.size() || y_shape.size() != x_shape.size() ||
+        stride.size() != spatial || pad_l.size() != spatial ||
+        pad_r.size() != spatial || dilate.size() != spatial) {
+        throw std::invalid_argument("convolution arguments disagree in rank");
+    }
+    return {x_shape, w_shape, y_shape, to_dims(stride),
+            onednn_dilation(dilate), to_dims(pad_l), to_dims(pad_r), groups};
+}
+
+array forward(const array& x, const array& w, py::object b,
+              const std::vector<int64_t>& y_shape,
+              const std::vector<int64_t>& stride,
+              const std::vector<int64_t>& pad_l,
+              const std::vector<int64_t>& pad_r,
+              const std::vector<int64_t>& dilate, int64_t groups) {
+    require_contiguous(x, "x", -1);
+    require_contiguous(w, "W", x.ndim());
+    auto g = make_geometry(shape_of(x), shape_of(w), to_dims(y_shape),
+                           stride, pad_l, pad_r, dilate, groups);
+    auto dt = data_type_of(x);
+    const bool with_bias = !b.is_none();
+    array bias;
+    if (with_bias) {
+        bias = b.cast<array>();
+        require_contiguous(bias, "b", 1);
+    }
+    array y = empty_like_dtype(x, g.y_shape);
+    {
+        py::gil_scoped_release release;
+        auto pd = g.forward_desc(dt, with_bias);
+        dnnl::memory x_mem(pd.src_desc(), cpu_engine(),
+                           const_cast<void*>(x.data()));
+        dnnl::memory w_mem(pd.weights_desc(), cpu_engine(),
+                           const_cast<void*>(w.data()));
+        dnnl::memory y_mem(pd.dst_desc(), cpu_engine(), y.mutable_data());
+        std::unordered_map<int, dnnl::memory> args{
+            {DNNL_ARG_SRC, x_mem}, {DNNL_ARG_WEIGHTS, w_mem},
+            {DNNL_ARG_DST, y_mem}};
+        if (with_bias) {
+            args[DNNL_ARG_BIAS] = dnnl::memory(
+                pd.bias_desc(), cpu_engine(), const_cast<void*>(bias.data()));
+        }
+        dnnl::convolution_forward(pd).execute(cpu_stream(), args);
+        cpu_stream().wait();
+    }
+    return y;
+}
+
+array backward_data(const array& gy, const array& w,
+                    const std::vector<int64_t>& x_shape,
+                    const std::vector<int64_t>& stride,
+                    const std::vector<int64_t>& pad_l,
+                    const std::vector<int64_t>& pad_r,
+                    const std::vector<int64_t>& dilate, int64_t groups) {
+    require_contiguous(gy, "gy", -1);
+    require_contiguous(w, "W", gy.ndim());
+    auto g = make_geometry(to_dims(x_shape), shape_of(w), shape_of(gy),
+                           stride, pad_l, pad_r, dilate, groups);
+    auto dt = data_type_of(gy);
+    array gx = empty_like_dtype(gy, g.x_shape);
+    {
+        py::gil_scoped_release release;
+        auto hint = g.forward_desc(dt, false);
+        dnnl::convolution_backward_data::primitive_desc pd(
+            cpu_engine(), algorithm::convolution_direct,
+            g.data_desc(g.x_shape, dt), g.weight_desc(dt),
+            g.data_desc(g.y_shape, dt), g.strides, g.dilates, g.pad_l,
+            g.pad_r, hint);
+        dnnl::memory gy_mem(pd.diff_dst_desc(), cpu_engine(),
+                            const_cast<void*>(gy.data()));
+        dnnl::memory w_mem(pd.weights_desc(), cpu_engine(),
+                           const_cast<void*>(w.data()));
+        dnnl::memory gx_mem(pd.diff_src_desc(), cpu_engine(),
+                            gx.mutable_data());
+        dnnl::convolution_backward_data(pd).execute(
+            cpu_stream(), {{DNNL_ARG_DIFF_DST, gy_mem},
+                           {DNNL_ARG_WEIGHTS, w_mem},
+                           {DNNL_ARG_DIFF_SRC, gx_mem}});
+        cpu_stream().wait();
+    }
+    return gx;
+}
+
+py::tuple backward_weights(const array& x, const array& gy,
+                           const std::vector<int64_t>& w_shape,
+                           bool with_bias,
+                           const std::vector<int64_t>& stride,
+                           const std::vector<int64_t>& pad_l,
+                           const std::vector<int64_t>& pad_r,
+                           const std::vector<int64_t>& dilate,
+                           int64_t groups) {
+    require_contiguous(x, "x", -1);
+    require_contiguous(gy, "gy", x.ndim());
+    auto g = make_geometry(shape_of(x), to_dims(w_shape), shape_of(gy),
+                           stride, pad_l, pad_r, dilate, groups);
+    auto dt = data_type_of(x);
+    array gw = empty_like_dtype(x, g.w_shape);
+    py::object gb = py::none();
+    array gb_array;
+    if (with_bias) {
+        gb_array = empty_like_dtype(x, {g.w_shape[0]});
+        gb = gb_array;
+    }
+    {
+        py::gil_scoped_release release;
+        auto hint = g.forward_desc(dt, with_bias);
+        auto bias = with_bias
+            ? dnnl::memory::desc({g.w_shape[0]}, dt, tag::a)
+            : dnnl::memory::desc();
+        dnnl::convolution_backward_weights::primitive_desc pd(
+            cpu_engine(), algorithm::convolution_direct,
+            g.data_desc(g.x_shape, dt), g.weight_desc(dt), bias,
+            g.data_desc(g.y_shape, dt), g.strides, g.dilates, g.pad_l,
+            g.pad_r, hint);
+        std::unordered_map<int, dnnl::memory> args{
+            {DNNL_ARG_SRC, dnnl::memory(pd.src_desc(), cpu_engine(),
+                                        const_cast<void*>(x.data()))},
+            {DNNL_ARG_DIFF_DST, dnnl::memory(pd.diff_dst_desc(), cpu_engine(),
+                                             const_cast<void*>(gy.data()))},
+            {DNNL_ARG_DIFF_WEIGHTS, dnnl::memory(
+                pd.diff_weights_desc(), cpu_engine(), gw.mutable_data())}};
+        if (with_bias) {
+            args[DNNL_ARG_DIFF_BIAS] = dnnl::memory(
+                pd.diff_bias_desc(), cpu_engine(), gb_array.mutable_data());
+        }
+        dnnl::convolution_backward_weights(pd).execute(cpu_stream(), args);
+        cpu_stream().wait();
+    }
+    return py::make_tuple(gw, gb);
+}
+
+}  // namespace
+
+void register_convolution(py::module_& m) {
+    m.def("convolution_forward", &forward, py::arg("x"), py::arg("W"),
+          py::arg("b"), py::arg("y_shape"), py::arg("stride"),
+          py::arg("pad_l"), py::arg("pad_r"), py::arg("dilate"),
+          py::arg("groups"));
+    m.def("convolution_backward_data", &backward_data, py::arg("gy"),
+          py::arg("W"), py::arg("x_shape"), py::arg("stride"),
+          py::arg("pad_l"), py::arg("pad_r"), py::arg("dilate"),
+          py::arg("groups"));
+    m.def("convolution_backward_weights", &backward_weights, py::arg("x"),
+          py::arg("gy"), py::arg("W_shape"), py::arg("with_bias"),
+          py::arg("stride"), py::arg("pad_l"), py::arg("pad_r"),
+          py::arg("dilate"), py::arg("groups"));
+}
+
+}  // namespace chainerx_cpp
