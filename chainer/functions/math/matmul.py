@@ -113,13 +113,13 @@ def matmul(a, b, transa=False, transb=False):
             A vector is taken as a matrix of one row.
         b (:class:`~chainer.Variable` or :ref:`ndarray`): The right operand.
             A vector is taken as a matrix of one column.
-        transa (bool): If ``True``, each matrix of ``a`` is transposed. It
-            has no effect when ``a`` is a vector.
-        transb (bool): If ``True``, each matrix of ``b`` is transposed. It
-            has no effect when ``b`` is a vector.
+        transa (bool): Whether to use the transpose of every matrix of
+            ``a``; ignored when ``a`` is a vector.
+        transb (bool): Whether to use the transpose of every matrix of
+            ``b``; ignored when ``b`` is a vector.
 
     Returns:
-        ~chainer.Variable: The result of the matrix multiplication.
+        ~chainer.Variable: The matrix product.
 
     .. admonition:: Example
 
@@ -236,8 +236,8 @@ def batch_matmul(a, b, transa=False, transb=False):
             ``(M, N)``.
         b (:class:`~chainer.Variable` or :ref:`ndarray`): The right operands,
             taken as matrices in the same way as ``a``.
-        transa (bool): If ``True``, each matrix of ``a`` is transposed.
-        transb (bool): If ``True``, each matrix of ``b`` is transposed.
+        transa (bool): Whether to use the transpose of every matrix of ``a``.
+        transb (bool): Whether to use the transpose of every matrix of ``b``.
 
     Both operands must be float32.
 
