@@ -3,7 +3,7 @@ from chainer.functions.activation import tanh
 from chainer.functions.math import linear_interpolate
 from chainer import link
 from chainer.links.connection import linear
-from chainer import variable
+from chainer.links.rnn import _stateful
 
 
 class GRUBase(link.Chain):
@@ -74,7 +74,7 @@ class StatelessGRU(GRUBase):
         return linear_interpolate.linear_interpolate(z, h_bar, h)
 
 
-class StatefulGRU(GRUBase):
+class StatefulGRU(_stateful.StateMixin, GRUBase):
 
     """Gated Recurrent Unit that keeps its hidden vector ``h``.
 
@@ -98,16 +98,13 @@ class StatefulGRU(GRUBase):
         (1, 20)
     """
 
+    _state_names = ('h',)
+
     def __init__(self, in_size, out_size, init=None,
                  inner_init=None, bias_init=0):
         super().__init__(in_size, out_size, init, inner_init, bias_init)
         self.state_size = out_size
         self.reset_state()
-
-    def device_resident_accept(self, visitor):
-        super().device_resident_accept(visitor)
-        if self.h is not None:
-            visitor.visit_variable(self.h)
 
     def set_state(self, h):
         """Sets the hidden vector.
@@ -115,13 +112,7 @@ class StatefulGRU(GRUBase):
         Args:
             h (~chainer.Variable): The new hidden vector.
         """
-        assert isinstance(h, variable.Variable)
-        h.to_device(self.device)
-        self.h = h
-
-    def reset_state(self):
-        """Forgets the state: sets ``h`` to ``None``."""
-        self.h = None
+        self._set_states(h)
 
     def forward(self, x):
         """Updates the hidden vector with the input ``x`` and returns it."""

@@ -6,8 +6,8 @@ from chainer.functions.rnn import lstm
 from chainer import initializers
 from chainer import link
 from chainer.links.connection import linear
+from chainer.links.rnn import _stateful
 from chainer import utils
-from chainer import variable
 
 
 def _split_gates(lstm_in, n_units):
@@ -25,13 +25,6 @@ def _split_gates(lstm_in, n_units):
     gates = reshape.reshape(lstm_in, (batch, n_units, 4))
     return [reshape.reshape(g, (batch, n_units))
             for g in split_axis.split_axis(gates, 4, 2)]
-
-
-def _zero_state(link_, batch, dtype):
-    """A zero-filled state variable of the link's size, on its device."""
-    with chainer.using_device(link_.device):
-        return variable.Variable(
-            link_.xp.zeros((batch, link_.state_size), dtype=dtype))
 
 
 class LSTMBase(link.Chain):
@@ -142,11 +135,12 @@ class StatelessLSTM(LSTMBase):
         if h is not None:
             lstm_in = lstm_in + self.lateral(h)
         if c is None:
-            c = _zero_state(self, x.shape[0], x.dtype)
+            c = _stateful.zero_state(
+                self, x.shape[0], self.state_size, x.dtype)
         return lstm.lstm(c, lstm_in)
 
 
-class LSTM(LSTMBase):
+class LSTM(_stateful.StateMixin, LSTMBase):
 
     """Fully-connected LSTM layer that keeps its state.
 
@@ -183,18 +177,13 @@ class LSTM(LSTMBase):
         ((3, 20), (3, 20))
     """
 
+    _state_names = ('c', 'h')
+
     def __init__(self, in_size, out_size=None, lateral_init=None,
                  upward_init=None, bias_init=None, forget_bias_init=None):
         super().__init__(in_size, out_size, lateral_init, upward_init,
                          bias_init, forget_bias_init)
         self.reset_state()
-
-    def device_resident_accept(self, visitor):
-        super().device_resident_accept(visitor)
-        if self.c is not None:
-            visitor.visit_variable(self.c)
-        if self.h is not None:
-            visitor.visit_variable(self.h)
 
     def set_state(self, c, h):
         """Sets the cell state and the previous output.
@@ -203,16 +192,7 @@ class LSTM(LSTMBase):
             c (~chainer.Variable): New cell states.
             h (~chainer.Variable): New outputs of the previous step.
         """
-        assert isinstance(c, variable.Variable)
-        assert isinstance(h, variable.Variable)
-        c.to_device(self.device)
-        h.to_device(self.device)
-        self.c = c
-        self.h = h
-
-    def reset_state(self):
-        """Forgets the state: sets ``c`` and ``h`` to ``None``."""
-        self.c = self.h = None
+        self._set_states(c, h)
 
     def forward(self, x):
         """Updates the state with one step of inputs.
@@ -242,7 +222,8 @@ class LSTM(LSTMBase):
             else:
                 lstm_in = lstm_in + self.lateral(self.h)
         if self.c is None:
-            self.c = _zero_state(self, batch, x.dtype)
+            self.c = _stateful.zero_state(self, batch, self.state_size,
+                                         x.dtype)
         self.c, y = lstm.lstm(self.c, lstm_in)
 
         if h_rest is None:

@@ -5,6 +5,7 @@ from chainer.functions.array import concat
 from chainer.functions.math import linear_interpolate
 from chainer import link
 from chainer.links.connection import linear
+from chainer.links.rnn import _stateful
 
 
 class MGUBase(link.Chain):
@@ -55,7 +56,7 @@ class StatelessMGU(MGUBase):
         return self._call_mgu(h, x)
 
 
-class StatefulMGU(MGUBase):
+class StatefulMGU(_stateful.StateMixin, MGUBase):
 
     """Minimal Gated Unit that keeps its hidden vector ``h``.
 
@@ -70,15 +71,12 @@ class StatefulMGU(MGUBase):
         h (~chainer.Variable): The hidden vector, the state of the link.
     """
 
+    _state_names = ('h',)
+
     def __init__(self, in_size, out_size):
         super().__init__(in_size, out_size)
         self._state_size = out_size
         self.reset_state()
-
-    def device_resident_accept(self, visitor):
-        super().device_resident_accept(visitor)
-        if self.h is not None:
-            visitor.visit_variable(self.h)
 
     def set_state(self, h):
         """Sets the hidden vector.
@@ -86,21 +84,13 @@ class StatefulMGU(MGUBase):
         Args:
             h (~chainer.Variable): The new hidden vector.
         """
-        assert isinstance(h, chainer.Variable)
-        h.to_device(self.device)
-        self.h = h
-
-    def reset_state(self):
-        """Forgets the state: sets ``h`` to ``None``."""
-        self.h = None
+        self._set_states(h)
 
     def forward(self, x):
         """Updates the hidden vector with the input ``x`` and returns it."""
         h = self.h
         if h is None:
-            with chainer.using_device(self.device):
-                h = chainer.Variable(self.xp.zeros(
-                    (x.shape[0], self._state_size),
-                    dtype=chainer.get_dtype()))
+            h = _stateful.zero_state(
+                self, x.shape[0], self._state_size, chainer.get_dtype())
         self.h = self._call_mgu(h, x)
         return self.h

@@ -2,10 +2,11 @@ from chainer.functions.activation import sigmoid
 from chainer.functions.activation import tanh
 from chainer import link
 from chainer.links.connection import linear
+from chainer.links.rnn import _stateful
 from chainer.links.rnn import lstm
 
 
-class StatefulPeepholeLSTM(link.Chain):
+class StatefulPeepholeLSTM(_stateful.StateMixin, link.Chain):
 
     """Fully-connected LSTM layer with peephole connections.
 
@@ -40,6 +41,8 @@ class StatefulPeepholeLSTM(link.Chain):
         h (~chainer.Variable): Outputs of the last step.
     """
 
+    _state_names = ('c', 'h')
+
     def __init__(self, in_size, out_size):
         super().__init__()
         self.state_size = out_size
@@ -50,17 +53,6 @@ class StatefulPeepholeLSTM(link.Chain):
             self.peep_i = linear.Linear(out_size, out_size, nobias=True)
             self.peep_f = linear.Linear(out_size, out_size, nobias=True)
             self.peep_o = linear.Linear(out_size, out_size, nobias=True)
-
-    def device_resident_accept(self, visitor):
-        super().device_resident_accept(visitor)
-        if self.c is not None:
-            visitor.visit_variable(self.c)
-        if self.h is not None:
-            visitor.visit_variable(self.h)
-
-    def reset_state(self):
-        """Forgets the state: sets ``c`` and ``h`` to ``None``."""
-        self.c = self.h = None
 
     def forward(self, x):
         """Updates the state with one step of inputs.
@@ -75,7 +67,8 @@ class StatefulPeepholeLSTM(link.Chain):
         if self.h is not None:
             lstm_in = lstm_in + self.lateral(self.h)
         if self.c is None:
-            self.c = lstm._zero_state(self, len(x), x.dtype)
+            self.c = _stateful.zero_state(
+                self, len(x), self.state_size, x.dtype)
         a, i, f, o = lstm._split_gates(lstm_in, self.state_size)
         a = tanh.tanh(a)
         i = sigmoid.sigmoid(i + self.peep_i(self.c))

@@ -3,12 +3,12 @@ from chainer.functions.activation import tanh
 from chainer.functions.noise import zoneout
 from chainer import link
 from chainer.links.connection import linear
+from chainer.links.rnn import _stateful
 from chainer.links.rnn import lstm
 from chainer.utils import argument
-from chainer import variable
 
 
-class StatefulZoneoutLSTM(link.Chain):
+class StatefulZoneoutLSTM(_stateful.StateMixin, link.Chain):
 
     """Fully-connected LSTM layer with zoneout on its states.
 
@@ -33,6 +33,8 @@ class StatefulZoneoutLSTM(link.Chain):
     Activations <https://arxiv.org/abs/1606.01305>`_.
     """
 
+    _state_names = ('c', 'h')
+
     def __init__(self, in_size, out_size, c_ratio=0.5, h_ratio=0.5, **kwargs):
         if kwargs:
             argument.check_unexpected_kwargs(
@@ -49,13 +51,6 @@ class StatefulZoneoutLSTM(link.Chain):
             self.upward = linear.Linear(in_size, 4 * out_size)
             self.lateral = linear.Linear(out_size, 4 * out_size, nobias=True)
 
-    def device_resident_accept(self, visitor):
-        super().device_resident_accept(visitor)
-        if self.c is not None:
-            visitor.visit_variable(self.c)
-        if self.h is not None:
-            visitor.visit_variable(self.h)
-
     def set_state(self, c, h):
         """Sets the cell state and the previous output.
 
@@ -63,16 +58,7 @@ class StatefulZoneoutLSTM(link.Chain):
             c (~chainer.Variable): New cell states.
             h (~chainer.Variable): New outputs of the previous step.
         """
-        assert isinstance(c, variable.Variable)
-        assert isinstance(h, variable.Variable)
-        c.to_device(self.device)
-        h.to_device(self.device)
-        self.c = c
-        self.h = h
-
-    def reset_state(self):
-        """Forgets the state: sets ``c`` and ``h`` to ``None``."""
-        self.c = self.h = None
+        self._set_states(c, h)
 
     def forward(self, x):
         """Updates the state with one step of inputs.
@@ -85,11 +71,13 @@ class StatefulZoneoutLSTM(link.Chain):
         """
         lstm_in = self.upward(x)
         if self.h is None:
-            self.h = lstm._zero_state(self, len(x), x.dtype)
+            self.h = _stateful.zero_state(
+                self, len(x), self.state_size, x.dtype)
         else:
             lstm_in = lstm_in + self.lateral(self.h)
         if self.c is None:
-            self.c = lstm._zero_state(self, len(x), x.dtype)
+            self.c = _stateful.zero_state(
+                self, len(x), self.state_size, x.dtype)
         a, i, f, o = lstm._split_gates(lstm_in, self.state_size)
         c_new = tanh.tanh(a) * sigmoid.sigmoid(i) + sigmoid.sigmoid(f) * self.c
         self.c = zoneout.zoneout(self.c, c_new, self.c_ratio)
