@@ -123,8 +123,6 @@ def get_compute_mode():
     """Returns ``chainer.config.compute_mode``."""
     return config.compute_mode
 
-functions.math.basic_math.install_variable_arithmetics()
-
 
 def is_arrays_compatible(arrays):
     """Returns whether the arrays are all of one array type (and device).

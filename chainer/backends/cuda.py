@@ -681,18 +681,3 @@ def get_cudnn_dropout_states_core(thread_id):
     seed = (int(seed) + states_id) % (1 << 64)
     return cudnn.DropoutStates(None, seed)
 
-
-def _get_cudnn_tensor_layout_x(x_layout):
-    from chainer import memory_layouts
-    if x_layout == memory_layouts.CUDNN_CHANNEL_FIRST_X:
-        return libcudnn.CUDNN_TENSOR_NCHW
-    assert x_layout == memory_layouts.CUDNN_CHANNEL_LAST_X
-    return libcudnn.CUDNN_TENSOR_NHWC
-
-
-def _get_cudnn_tensor_layout_w(w_layout):
-    from chainer import memory_layouts
-    if w_layout == memory_layouts.CUDNN_CHANNEL_FIRST_W:
-        return libcudnn.CUDNN_TENSOR_NCHW
-    assert w_layout == memory_layouts.CUDNN_CHANNEL_LAST_W
-    return libcudnn.CUDNN_TENSOR_NHWC
