@@ -175,7 +175,7 @@ dilate=1, groups=1)
     the last window would leave input rows uncovered.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The images,
             ``(n, c_I, h, w)``.
         W (:class:`~chainer.Variable` or :ref:`ndarray`): Filters of shape
             ``(c_O, c_I / groups, kh, kw)``.
