@@ -129,7 +129,7 @@ dilate=1, groups=1)
     ``sy * (h - 1) + (kh - 1) * dy + 1 - 2 * ph`` (likewise the width).
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The images,
             ``(n, c_I, h, w)``.
         W (:class:`~chainer.Variable` or :ref:`ndarray`): Filters of shape
             ``(c_I, c_O / groups, kh, kw)``.
