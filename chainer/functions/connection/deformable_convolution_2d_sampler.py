@@ -40,7 +40,7 @@ def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1, pad=0):
     bilinearly there. The gradient flows to ``offset`` as well.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The images,
             ``(n, c_I, h, w)``.
         offset (:class:`~chainer.Variable` or :ref:`ndarray`): Shifts of
             shape ``(n, 2 * kh * kw, out_h, out_w)``: the ``kh * kw``
