@@ -11,7 +11,7 @@ def depthwise_convolution_2d(x, W, b=None, stride=1, pad=0):
     with one group per input channel.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The images,
             ``(n, c_I, h, w)``.
         W (:class:`~chainer.Variable` or :ref:`ndarray`): Filters of shape
             ``(c_M, c_I, kh, kw)``.
