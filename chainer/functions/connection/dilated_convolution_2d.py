@@ -10,7 +10,7 @@ def dilated_convolution_2d(x, W, b=None, stride=1, pad=0, dilate=1,
     ``(kh - 1) * dy + 1`` by ``(kw - 1) * dx + 1`` input pixels.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The images,
             ``(n, c_I, h, w)``.
         W (:class:`~chainer.Variable` or :ref:`ndarray`): Filters of shape
             ``(c_O, c_I, kh, kw)``.
