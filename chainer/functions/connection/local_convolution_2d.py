@@ -181,7 +181,7 @@ def local_convolution_2d(x, W, b=None, stride=1):
     ``W[:, i, j]``, and its own bias ``b[:, i, j]``.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The images,
             ``(n, c_I, h, w)``.
         W (:class:`~chainer.Variable` or :ref:`ndarray`): Filters of shape
             ``(c_O, out_h, out_w, c_I, kh, kw)``; the windows at
