@@ -114,7 +114,7 @@ def linear(x, W, b=None, n_batch_axes=1):
         x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
             ``(s_1, ..., s_n)`` with ``s_{n_batch_axes + 1} * ... * s_n``
             equal to ``N``.
-        W (:class:`~chainer.Variable` or :ref:`ndarray`): Weight of shape
+        W (:class:`~chainer.Variable` or :ref:`ndarray`): The weight matrix,
             ``(M, N)``.
         b (None or :class:`~chainer.Variable` or :ref:`ndarray`): Bias of
             shape ``(M,)`` (optional).
