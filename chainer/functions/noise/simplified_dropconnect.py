@@ -138,7 +138,7 @@ def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
         x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable of
             shape :math:`(n, ...)`; the axes after the first (minibatch) one
             are flattened into :math:`N` features.
-        W (:class:`~chainer.Variable` or :ref:`ndarray`): Weights of shape
+        W (:class:`~chainer.Variable` or :ref:`ndarray`): The weight matrix,
             :math:`(M, N)`.
         b (:class:`~chainer.Variable` or :ref:`ndarray`): Optional bias of
             shape :math:`(M,)`.
@@ -152,7 +152,7 @@ def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
             minibatch gets its own mask.
 
     Returns:
-        ~chainer.Variable: Output variable of shape :math:`(n, M)`.
+        ~chainer.Variable: The result, :math:`(n, M)`.
 
     .. seealso:: :class:`~chainer.links.SimplifiedDropconnect`, and `Wan et
         al., Regularization of Neural Networks using DropConnect
