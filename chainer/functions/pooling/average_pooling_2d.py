@@ -58,7 +58,7 @@ def average_pooling_2d(x, ksize, stride=None, pad=0):
     the input only partly at the end (there is no ``cover_all`` mode).
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The feature maps,
             ``(n, c, h, w)``.
         ksize (int or pair of ints): Window size ``(kh, kw)``.
         stride (None, int or pair of ints): Window step; ``None`` means
