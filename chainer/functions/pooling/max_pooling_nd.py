@@ -136,7 +136,7 @@ def max_pooling_2d(x, ksize, stride=None, pad=0, cover_all=True,
     see :func:`max_pooling_nd` for the arguments.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The feature maps,
             ``(n, c, h, w)``.
         ksize (int or pair of ints): Window size ``(kh, kw)``.
         stride (None, int or pair of ints): Window step; ``None`` means
