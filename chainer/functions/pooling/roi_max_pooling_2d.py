@@ -75,7 +75,7 @@ def roi_max_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
     give ``-inf``.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The feature maps,
             ``(n, c, h, w)``.
         rois (:class:`~chainer.Variable` or :ref:`ndarray`): RoIs of shape
             ``(R, 4)``, rows ``(y_min, x_min, y_max, x_max)``, of the dtype
