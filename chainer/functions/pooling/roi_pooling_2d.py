@@ -104,7 +104,7 @@ def roi_pooling_2d(x, rois, outh, outw, spatial_scale):
     bins give 0.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The feature maps,
             ``(n, c, h, w)``.
         rois (:class:`~chainer.Variable` or :ref:`ndarray`): RoIs of shape
             ``(R, 5)``, rows ``(batch_index, x_min, y_min, x_max, y_max)``,
