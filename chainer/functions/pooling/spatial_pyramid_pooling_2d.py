@@ -13,7 +13,7 @@ def spatial_pyramid_pooling_2d(x, pyramid_height, pooling=None):
     Visual Recognition <https://arxiv.org/abs/1406.4729>`_
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The feature maps,
             ``(n, c, h, w)``.
         pyramid_height (int): Number of pyramid levels.
         pooling (str): The pooling; only ``'max'`` is supported.
