@@ -72,7 +72,7 @@ def unpooling_2d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     repetition.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The feature maps,
             ``(n, c, h, w)``.
         ksize (int or pair of ints): Window size ``(kh, kw)``.
         stride (None, int or pair of ints): Window step; ``None`` means
