@@ -83,7 +83,7 @@ def upsampling_2d(x, indexes, ksize, stride=None, pad=0, outsize=None,
     The arguments describe the max pooling.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The feature maps,
             ``(n, c, h, w)``.
         indexes (:ref:`ndarray`): Flat indexes within the windows, of the
             shape of ``x``, as returned by
