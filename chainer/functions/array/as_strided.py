@@ -196,7 +196,7 @@ def as_strided(x, shape, strides, storage_offset=None):
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable.
-        shape (tuple of int): The shape of the output.
+        shape (tuple of int): The shape the result has.
         strides (tuple of int): The strides of the output, in elements.
         storage_offset (int): The position of the first output element in
             the memory buffer, in elements. By default, that of ``x``.
