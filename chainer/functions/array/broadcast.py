@@ -84,7 +84,7 @@ def broadcast_to(x, shape):
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable.
-        shape (tuple of int): The shape of the output.
+        shape (tuple of int): The shape the result has.
 
     Returns:
         ~chainer.Variable: Output variable of shape ``shape``. When ``x``
