@@ -44,7 +44,7 @@ def reshape(x, shape):
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable.
-        shape (tuple of int): The shape of the output. Its size must equal
+        shape (tuple of int): The shape the result has. Its size must equal
             the size of ``x``; one dimension may be ``-1``, and is then
             inferred from the size and the other dimensions.
 
