@@ -144,7 +144,7 @@ class DiagEinSum(EinSum):
     Args:
         in_subs (str): The subscripts of the operands, separated by commas.
         out_sub (str): The subscripts of the output.
-        out_shape (tuple of int): The shape of the output.
+        out_shape (tuple of int): The shape the result has.
     """
 
     def __init__(self, in_subs, out_sub, out_shape):
