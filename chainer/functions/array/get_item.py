@@ -79,8 +79,8 @@ def get_item(x, slices):
     """Extracts elements of an array by NumPy indexing.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): A variable to be
-            sliced.
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The array to
+            index.
         slices (int, slice, Ellipsis, None, integer array-like, boolean\
         array-like or tuple of them): The index, as for NumPy's
             ``x[slices]``.
