@@ -45,8 +45,8 @@ def separate(x, axis=0):
     It is the inverse of :func:`~chainer.functions.stack`.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): The variable to
-            split.
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The array cut
+            into pieces.
         axis (int): The axis along which ``x`` is split; it does not
             appear in the outputs.
 
