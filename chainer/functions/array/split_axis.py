@@ -88,8 +88,8 @@ def split_axis(x, indices_or_sections, axis, force_tuple=True):
     """Splits a variable into views along an axis.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): The variable to
-            split.
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The array cut
+            into pieces.
         indices_or_sections (int or 1-D array or sequence of int): An
             integer ``n`` splits ``x`` into ``n`` equal parts (the length
             along ``axis`` must be divisible by ``n``). A sorted sequence
