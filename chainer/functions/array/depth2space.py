@@ -41,12 +41,12 @@ def depth2space(X, r):
     convolution (`Shi et al. <https://arxiv.org/abs/1609.05158>`_).
 
     Args:
-        X (:class:`~chainer.Variable` or :ref:`ndarray`): A float variable
-            of shape ``(n, c * r * r, h, w)``.
+        X (:class:`~chainer.Variable` or :ref:`ndarray`): Float feature maps,
+            ``(n, c * r * r, h, w)``.
         r (int): The size of the spatial blocks.
 
     Returns:
-        ~chainer.Variable: A variable of shape ``(n, c, h * r, w * r)``.
+        ~chainer.Variable: The rearranged maps, ``(n, c, h * r, w * r)``.
 
     .. admonition:: Example
 
