@@ -40,12 +40,12 @@ def space2depth(X, r):
     of :func:`~chainer.functions.depth2space`.
 
     Args:
-        X (:class:`~chainer.Variable` or :ref:`ndarray`): A float variable
-            of shape ``(n, c, h * r, w * r)``.
+        X (:class:`~chainer.Variable` or :ref:`ndarray`): Float feature maps,
+            ``(n, c, h * r, w * r)``.
         r (int): The size of the spatial blocks.
 
     Returns:
-        ~chainer.Variable: A variable of shape ``(n, c * r * r, h, w)``.
+        ~chainer.Variable: The rearranged maps, ``(n, c * r * r, h, w)``.
 
     .. admonition:: Example
 
