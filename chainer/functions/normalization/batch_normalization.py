@@ -489,10 +489,10 @@ running_var=None, decay=0.9, axis=None)
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable.
-        gamma (:class:`~chainer.Variable` or :ref:`ndarray`): Scaling
-            parameter of the normalized data.
-        beta (:class:`~chainer.Variable` or :ref:`ndarray`): Shifting
-            parameter of the scaled normalized data.
+        gamma (:class:`~chainer.Variable` or :ref:`ndarray`): Per-channel scale
+            applied after normalizing.
+        beta (:class:`~chainer.Variable` or :ref:`ndarray`): Per-channel offset
+            added after scaling.
         eps (float): Added to the variance for numerical stability.
         running_mean (:ref:`ndarray`): Running average of the mean, updated
             in place as ``decay * running_mean + (1 - decay) * mean``, or
@@ -549,10 +549,10 @@ def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable.
-        gamma (:class:`~chainer.Variable` or :ref:`ndarray`): Scaling
-            parameter of the normalized data.
-        beta (:class:`~chainer.Variable` or :ref:`ndarray`): Shifting
-            parameter of the scaled normalized data.
+        gamma (:class:`~chainer.Variable` or :ref:`ndarray`): Per-channel scale
+            applied after normalizing.
+        beta (:class:`~chainer.Variable` or :ref:`ndarray`): Per-channel offset
+            added after scaling.
         mean (:class:`~chainer.Variable` or :ref:`ndarray`): Mean to
             subtract from the input.
         var (:class:`~chainer.Variable` or :ref:`ndarray`): Variance to
