@@ -171,10 +171,10 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5,
             bound.
         dmax (float): Bound of the absolute value of :math:`d`.
         eps (float): Added to the variances for numerical stability.
-        running_mean (:ref:`ndarray`): Running average of the mean
-            (required).
-        running_var (:ref:`ndarray`): Running average of the variance
-            (required).
+        running_mean (:ref:`ndarray`): Required moving average of the
+            batch means, updated in place.
+        running_var (:ref:`ndarray`): Required moving average of the
+            batch variances, updated in place.
         decay (float): Decay rate of the running averages.
         update_statistics (bool): Whether to update the running statistics
             in place.
