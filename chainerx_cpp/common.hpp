@@ -57,5 +57,7 @@ inline int64_t size_of(const dims& shape) {
 void register_convolution(py::module_& m);
 void register_pooling(py::module_& m);
 void register_linear(py::module_& m);
+void register_softmax(py::module_& m);
+void register_batch_norm(py::module_& m);
 
 }  // namespace chainerx_cpp
