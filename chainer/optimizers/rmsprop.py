@@ -34,7 +34,8 @@ class RMSpropRule(optimizer.UpdateRule):
         parent_hyperparam (~chainer.optimizer.Hyperparameter): The
             hyperparameter to fall back to.
         lr (float): Learning rate.
-        alpha (float): Exponential decay rate of the second moment.
+        alpha (float): Decay rate of the running mean of the squared
+            gradients.
         eps (float): Small value for numerical stability.
         eps_inside_sqrt (bool): Whether ``eps`` is added inside the square
             root.
@@ -100,7 +101,8 @@ class RMSprop(optimizer.GradientMethod):
 
     Args:
         lr (float): Learning rate.
-        alpha (float): Exponential decay rate of the second moment.
+        alpha (float): Decay rate of the running mean of the squared
+            gradients.
         eps (float): Small value for numerical stability.
         eps_inside_sqrt (bool): Whether ``eps`` is added inside the square
             root (as in some other frameworks) rather than after it.
