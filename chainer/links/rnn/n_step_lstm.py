@@ -16,7 +16,8 @@ class NStepLSTMBase(n_step_rnn.NStepRNNBase):
     Args:
         n_layers (int): Number of layers.
         in_size (int): Dimension of input vectors.
-        out_size (int): Dimension of hidden states and output vectors.
+        out_size (int): Width of the hidden states, which are also the
+            outputs.
         dropout (float): Dropout ratio between layers.
         initialW: Initializer of the weights.
         initial_bias: Initializer of the biases.
