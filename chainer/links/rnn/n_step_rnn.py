@@ -60,7 +60,8 @@ class NStepRNNBase(link.ChainList):
     Args:
         n_layers (int): Number of layers.
         in_size (int): Dimension of input vectors.
-        out_size (int): Dimension of hidden states and output vectors.
+        out_size (int): Width of the hidden states, which are also the
+            outputs.
         dropout (float): Dropout ratio between layers.
         initialW: Initializer of the weights; ``None`` draws them from
             :class:`~chainer.initializers.LeCunNormal` (standard deviation
@@ -206,7 +207,8 @@ class NStepRNNTanh(NStepRNNBase):
     Args:
         n_layers (int): Number of layers.
         in_size (int): Dimension of input vectors.
-        out_size (int): Dimension of hidden states and output vectors.
+        out_size (int): Width of the hidden states, which are also the
+            outputs.
         dropout (float): Dropout ratio between layers.
         initialW: Initializer of the weights.
         initial_bias: Initializer of the biases.
