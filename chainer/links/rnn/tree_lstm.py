@@ -50,7 +50,7 @@ class ChildSumTreeLSTM(_TreeLSTMBase):
 
     Args:
         in_size (int): Dimension of input vectors.
-        out_size (int): Dimension of cell and output vectors.
+        out_size (int): Width of the cell state and of the output.
 
     Attributes:
         W_x (~chainer.links.Linear): Connections from the input.
@@ -134,7 +134,7 @@ class NaryTreeLSTM(_TreeLSTMBase):
 
     Args:
         in_size (int): Dimension of input vectors.
-        out_size (int): Dimension of cell and output vectors.
+        out_size (int): Width of the cell state and of the output.
         n_ary (int): Number of children of each node.
 
     Attributes:
