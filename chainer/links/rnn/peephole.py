@@ -8,7 +8,7 @@ from chainer.links.rnn import lstm
 
 class StatefulPeepholeLSTM(_stateful.StateMixin, link.Chain):
 
-    """Fully-connected LSTM layer with peephole connections.
+    """LSTM layer whose gates also see the cell state (peepholes).
 
     Besides the ``upward`` and ``lateral`` connections of
     :class:`~chainer.links.LSTM`, the gates look at the cell state through
@@ -29,7 +29,7 @@ class StatefulPeepholeLSTM(_stateful.StateMixin, link.Chain):
 
     Args:
         in_size (int): Dimension of the input :math:`x`.
-        out_size (int): Dimension of the hidden vector :math:`h`.
+        out_size (int): Width of the output :math:`h` and of the cell.
 
     Attributes:
         upward (~chainer.links.Linear): Upward connections.
