@@ -95,7 +95,7 @@ class StatelessLSTM(LSTMBase):
     and the new ones are returned.
 
     Args:
-        in_size (int or None): Dimension of input vectors. If ``None`` (or
+        in_size (int or None): Width of each input row. If ``None`` (or
             when only one size is given), the upward weights are initialized
             at the first call.
         out_size (int): Dimension of output vectors.
@@ -153,7 +153,7 @@ class LSTM(_stateful.StateMixin, LSTMBase):
     and ``h`` are updated and the others are kept.
 
     Args:
-        in_size (int or None): Dimension of input vectors. If ``None`` (or
+        in_size (int or None): Width of each input row. If ``None`` (or
             when only one size is given), the upward weights are initialized
             at the first call.
         out_size (int): Dimension of output vectors.
