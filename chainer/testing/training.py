@@ -27,7 +27,7 @@ def get_trainer_with_mock_updater(
 
     Args:
         stop_trigger: Stop trigger of the trainer.
-        iter_per_epoch (int): The number of iterations per epoch.
+        iter_per_epoch (int): How many iterations make an epoch.
         extensions (list): Extensions registered to the trainer.
 
     Returns:
