@@ -45,11 +45,11 @@ class TypeInfo:
     """Shape and dtype of one array, as seen by a type check.
 
     Args:
-        shape (tuple of int): Shape of the array.
+        shape (tuple of int): The array's shape.
         dtype: Data type of the array (``None`` for an absent input).
 
     Attributes:
-        shape (tuple of int): Shape of the array.
+        shape (tuple of int): The array's shape.
         dtype: Data type of the array.
         ndim (int): Number of dimensions.
 
