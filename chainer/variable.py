@@ -962,7 +962,7 @@ class Parameter(Variable):
         """Makes the array of the parameter with its initializer.
 
         Args:
-            shape (tuple of int): Shape of the array.
+            shape (tuple of int): The shape to give the new array.
         """
         device = self._initial_device
         xp = device.xp
