@@ -28,7 +28,7 @@ def generate_array(initializer, shape, xp, dtype=None, device=None):
     Args:
         initializer: A callable that fills an array in place, with an
             optional ``dtype`` attribute.
-        shape (int or tuple of int): Shape of the new array.
+        shape (int or tuple of int): The shape to give the new array.
         xp (module): ``numpy`` or ``cupy``; ignored when ``device`` is
             given.
         dtype: Data type of the array. Defaults to the initializer's
