@@ -78,8 +78,7 @@ use_bi_direction)
     Returns:
         tuple: ``hy`` and the tuple ``ys``.
     """
-    n_step_rnn._check_kwargs(kwargs, 'n_step_gru_base')
-    n_step_rnn._check_input_size(xs, ws)
+    n_step_rnn._check_arguments('n_step_gru_base', kwargs, xs, ws)
     hy, _, ys = n_step_rnn._n_step_rnn(
         _GRUCell, n_layers, dropout_ratio, hx, None, ws, bs, xs,
         use_bi_direction)

@@ -80,8 +80,7 @@ use_bi_direction)
     Returns:
         tuple: ``hy``, ``cy`` and the tuple ``ys``.
     """
-    n_step_rnn._check_kwargs(kwargs, 'n_step_lstm_base')
-    n_step_rnn._check_input_size(xs, ws)
+    n_step_rnn._check_arguments('n_step_lstm_base', kwargs, xs, ws)
     return n_step_rnn._n_step_rnn(
         _LSTMCell, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
         use_bi_direction)

@@ -6,7 +6,6 @@ from chainer.functions.array import transpose_sequence
 from chainer.functions.rnn import n_step_rnn as rnn
 from chainer import initializers
 from chainer import link
-from chainer.utils import argument
 from chainer import variable
 
 
@@ -74,14 +73,10 @@ class NStepRNNBase(link.ChainList):
 
     def __init__(self, n_layers, in_size, out_size, dropout,
                  *, initialW=None, initial_bias=None, **kwargs):
-        if kwargs:
-            argument.check_unexpected_kwargs(
-                kwargs,
-                use_cudnn='use_cudnn argument is not supported anymore. '
-                'Use chainer.using_config',
-                use_bi_direction='use_bi_direction is not supported anymore',
-                activation='activation is not supported anymore')
-            argument.assert_kwargs_empty(kwargs)
+        rnn._check_kwargs(
+            kwargs, '__init__', use_cudnn='use_cudnn ' + rnn._USING_CONFIG,
+            use_bi_direction='use_bi_direction is not supported anymore',
+            activation='activation is not supported anymore')
 
         direction = 2 if self.use_bi_direction else 1
         W_initializer = initializers._get_initializer(initialW)
@@ -169,11 +164,8 @@ class NStepRNNBase(link.ChainList):
         Returns:
             tuple: The list of final states and the list of outputs.
         """
-        if kwargs:
-            argument.check_unexpected_kwargs(
-                kwargs, train='train argument is not supported anymore. '
-                'Use chainer.using_config')
-            argument.assert_kwargs_empty(kwargs)
+        rnn._check_kwargs(kwargs, '_call',
+                          train='train ' + rnn._USING_CONFIG)
         assert isinstance(xs, (list, tuple))
 
         indices = argsort_list_descent(xs)
