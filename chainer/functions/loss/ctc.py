@@ -229,7 +229,7 @@ def connectionist_temporal_classification(
 
     .. note::
 
-       This function is differentiable only by ``x``. It supports
+       Gradients flow to ``x`` alone. It supports
        one-dimensional inputs at each time step only. Apply a softmax to
        ``x`` before decoding.
 
