@@ -98,7 +98,7 @@ def _target_index(t, n_class):
 
 class SoftmaxCrossEntropy(function_node.FunctionNode):
 
-    """Softmax activation followed by a cross entropy loss."""
+    """Cross entropy of class scores, with the softmax built in."""
 
     normalize = True
     # 1 / (the count the mean divides by); set by forward for 'mean'
@@ -414,7 +414,7 @@ def softmax_cross_entropy(
 
     .. note::
 
-       This function is differentiable only by ``x``.
+       Gradients flow to ``x`` alone.
 
     .. admonition:: Example
 
