@@ -241,7 +241,7 @@ return_samples=False)
             :math:`P`; a :class:`~chainer.utils.WalkerAlias` is
             recommended. Samples out of the words of ``W`` raise as bad
             labels do.
-        sample_size (int): The number of negative samples :math:`k`.
+        sample_size (int): How many negatives, :math:`k`, are drawn.
         reduce (str): ``'sum'`` (default) sums the losses; ``'no'`` keeps
             one loss per example. Any other value raises
             :class:`ValueError`.
