@@ -102,7 +102,7 @@ class SumTo(function_node.FunctionNode):
 
 
 def sum_to(x, shape):
-    """Sums elements along axes to output an array of a given shape.
+    """Adds up elements so that the result has the shape asked for.
 
     It is the reverse of :func:`~chainer.functions.broadcast_to`: leading
     axes are summed away, and the axes where ``shape`` has length one are
