@@ -17,7 +17,7 @@ import numbers
 
 import numpy
 
-from chainer.backends import cuda
+from chainer.functions import _numerics
 from chainer import utils
 from chainer.utils import conv
 
@@ -103,8 +103,7 @@ class Scatter:
             self.flat += numpy.bincount(index, values,
                                         minlength=self.flat.size)
         else:
-            cuda.cupyx.scatter_add(self.flat, index,
-                                   values.astype(numpy.float64))
+            _numerics.add_at(self.flat, index, values.astype(numpy.float64))
 
     def result(self, dtype):
         """The sums, cast to ``dtype``."""

@@ -1,7 +1,7 @@
 import numpy
 
-from chainer.backends import cuda
 from chainer import function_node
+from chainer.functions import _numerics
 from chainer import utils
 from chainer.utils import conv
 from chainer.utils import conv_nd
@@ -115,7 +115,7 @@ def scatter(g, indexes, ksize, stride, pad, dims):
         img = img.astype(g.dtype, copy=False).reshape(shape)
     else:
         img = xp.zeros(shape, g.dtype)
-        cuda.cupyx.scatter_add(img.ravel(), index, values)
+        _numerics.add_at(img.ravel(), index, values)
     lead = (slice(None), slice(None))
     return img[lead + tuple(slice(p, p + d) for p, d in zip(pad, dims))]
 
