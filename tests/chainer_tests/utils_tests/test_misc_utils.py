@@ -57,3 +57,7 @@ def test_top_level_helpers_of_the_original():
     assert utils.enable_final is meta.enable_final
     assert utils._repr_with_named_data(chainer.Link(), a=1, b='x') == (
         '<chainer.link.Link a=1 b=x>')
+
+
+def test_size_of_shape_is_int():
+    assert type(chainer.utils.size_of_shape((2, 3))) is int
