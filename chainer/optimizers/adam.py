@@ -89,7 +89,8 @@ class AdamRule(optimizer.UpdateRule):
         beta1 (float): Decay rate of the running mean of the gradients.
         beta2 (float): Decay rate of the running mean of the squared
             gradients.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eta (float): Schedule multiplier, for learning rate schedules.
         weight_decay_rate (float): Weight decay rate (decoupled from the
             gradient, as in AdamW).
@@ -237,7 +238,8 @@ class Adam(optimizer.GradientMethod):
         beta1 (float): Decay rate of the running mean of the gradients.
         beta2 (float): Decay rate of the running mean of the squared
             gradients.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eta (float): Schedule multiplier, for learning rate schedules.
         weight_decay_rate (float): Decoupled weight decay rate
             (Loshchilov and Hutter, "Decoupled Weight Decay
@@ -316,7 +318,8 @@ class AdamW(Adam):
         beta1 (float): Decay rate of the running mean of the gradients.
         beta2 (float): Decay rate of the running mean of the squared
             gradients.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eta (float): Schedule multiplier.
         weight_decay_rate (float): Weight decay rate.
     """
@@ -341,7 +344,8 @@ class AMSGrad(Adam):
         beta1 (float): Decay rate of the running mean of the gradients.
         beta2 (float): Decay rate of the running mean of the squared
             gradients.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eta (float): Schedule multiplier.
     """
 
@@ -386,7 +390,8 @@ class AdaBound(_BoundedAdam):
             gradients.
         final_lr (float): Final (SGD) learning rate.
         gamma (float): Convergence speed of the bounds.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eta (float): Schedule multiplier.
     """
 
@@ -402,7 +407,8 @@ class AMSBound(_BoundedAdam):
             gradients.
         final_lr (float): Final (SGD) learning rate.
         gamma (float): Convergence speed of the bounds.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eta (float): Schedule multiplier.
     """
 
