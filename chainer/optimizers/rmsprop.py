@@ -36,7 +36,8 @@ class RMSpropRule(optimizer.UpdateRule):
         lr (float): Learning rate.
         alpha (float): Decay rate of the running mean of the squared
             gradients.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eps_inside_sqrt (bool): Whether ``eps`` is added inside the square
             root.
     """
@@ -103,7 +104,8 @@ class RMSprop(optimizer.GradientMethod):
         lr (float): Learning rate.
         alpha (float): Decay rate of the running mean of the squared
             gradients.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eps_inside_sqrt (bool): Whether ``eps`` is added inside the square
             root (as in some other frameworks) rather than after it.
     """
