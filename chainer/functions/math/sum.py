@@ -9,7 +9,7 @@ from chainer.utils import type_check
 
 class Sum(function_node.FunctionNode):
 
-    """Sum of array elements over given axes."""
+    """Adds the elements up along some axes."""
 
     keepdims = False
 
@@ -113,7 +113,7 @@ def sum_to(x, shape):
         shape (tuple of int): The target shape.
 
     Returns:
-        ~chainer.Variable: Output variable of shape ``shape``. When ``x``
+        ~chainer.Variable: The result, shaped ``shape``. When ``x``
         already has that shape, it is returned as a variable without a new
         node.
 
