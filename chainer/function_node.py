@@ -255,7 +255,7 @@ class FunctionNode:
         """
 
     def forward(self, inputs):
-        """Computes the outputs from the input arrays.
+        """Runs the computation on raw arrays.
 
         By default it calls :meth:`forward_cpu` or :meth:`forward_gpu`
         according to the array type of the first input.
