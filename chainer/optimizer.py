@@ -461,7 +461,7 @@ class Optimizer:
         return self
 
     def update(self, lossfun=None, *args, **kwds):
-        """Updates the parameters of the target link.
+        """Takes one step on every parameter of the target link.
 
         Args:
             lossfun (callable): Called as ``lossfun(*args, **kwds)``, it
