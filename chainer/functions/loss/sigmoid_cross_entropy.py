@@ -122,7 +122,7 @@ class SigmoidCrossEntropyGrad(function_node.FunctionNode):
 
 
 def sigmoid_cross_entropy(x, t, normalize=True, reduce='mean'):
-    """Cross entropy loss for pre-sigmoid activations.
+    """Binary cross entropy computed from logits.
 
     Each element of ``x`` is the logit of the probability that its binary
     label in ``t`` is 1. The loss is computed from ``x`` directly, which is
