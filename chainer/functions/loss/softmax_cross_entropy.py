@@ -359,7 +359,8 @@ def softmax_cross_entropy(
         x, t, normalize=True, cache_score=True, class_weight=None,
         ignore_label=-1, reduce='mean', enable_double_backprop=False,
         soft_target_loss='cross-entropy'):
-    """Cross entropy loss for pre-softmax activations.
+    """Cross entropy between class scores, taken through a softmax, and
+    labels.
 
     The softmax over axis 1 of ``x`` is the predicted distribution over the
     classes; the loss is its cross entropy with the labels ``t``. With
