@@ -52,7 +52,7 @@ class SelectorBase(function_node.FunctionNode):
 
 class Max(SelectorBase):
 
-    """Maximum of array elements over given axes."""
+    """Largest element along some axes."""
 
     def _fwd(self, x, xp):
         return xp.amax(x, axis=self.axis, keepdims=self.keepdims)
@@ -60,7 +60,7 @@ class Max(SelectorBase):
 
 class Min(SelectorBase):
 
-    """Minimum of array elements over given axes."""
+    """Smallest element along some axes."""
 
     def _fwd(self, x, xp):
         return xp.amin(x, axis=self.axis, keepdims=self.keepdims)
