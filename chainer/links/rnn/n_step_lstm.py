@@ -53,7 +53,7 @@ class NStepLSTM(NStepLSTMBase):
     """__init__(self, n_layers, in_size, out_size, dropout, \
 *, initialW=None, initial_bias=None)
 
-    Stacked uni-directional LSTM over whole sequences.
+    Multi-layer LSTM link, forward in time, over variable-length sequences.
 
     Unlike :func:`~chainer.functions.n_step_lstm`, it takes the sequences
     in any order of lengths and as a plain list (it sorts and transposes
@@ -82,7 +82,8 @@ class NStepBiLSTM(NStepLSTMBase):
     """__init__(self, n_layers, in_size, out_size, dropout, \
 *, initialW=None, initial_bias=None)
 
-    Stacked bi-directional LSTM over whole sequences.
+    Multi-layer LSTM link, both ways in time, over variable-length
+    sequences.
 
     Each layer runs forward and backward in time; its outputs concatenate
     both directions (see :func:`~chainer.functions.n_step_bilstm`).
