@@ -190,7 +190,8 @@ class NStepRNNTanh(NStepRNNBase):
     """__init__(self, n_layers, in_size, out_size, dropout, \
 *, initialW=None, initial_bias=None)
 
-    Stacked uni-directional RNN with tanh over whole sequences.
+    Multi-layer tanh RNN link, forward in time, over variable-length
+    sequences.
 
     Unlike :func:`~chainer.functions.n_step_rnn`, it takes the sequences in
     any order of lengths and as a plain list (it sorts and transposes them
@@ -222,7 +223,8 @@ class NStepRNNReLU(NStepRNNBase):
     """__init__(self, n_layers, in_size, out_size, dropout, \
 *, initialW=None, initial_bias=None)
 
-    Stacked uni-directional RNN with ReLU over whole sequences.
+    Multi-layer ReLU RNN link, forward in time, over variable-length
+    sequences.
 
     See :class:`NStepRNNTanh`; only the activation differs.
     """
@@ -243,7 +245,8 @@ class NStepBiRNNTanh(NStepRNNBase):
     """__init__(self, n_layers, in_size, out_size, dropout, \
 *, initialW=None, initial_bias=None)
 
-    Stacked bi-directional RNN with tanh over whole sequences.
+    Multi-layer tanh RNN link, both ways in time, over variable-length
+    sequences.
 
     Each layer runs forward and backward in time; its outputs concatenate
     both directions (see :func:`~chainer.functions.n_step_birnn`).
@@ -265,7 +268,8 @@ class NStepBiRNNReLU(NStepRNNBase):
     """__init__(self, n_layers, in_size, out_size, dropout, \
 *, initialW=None, initial_bias=None)
 
-    Stacked bi-directional RNN with ReLU over whole sequences.
+    Multi-layer ReLU RNN link, both ways in time, over variable-length
+    sequences.
 
     See :class:`NStepBiRNNTanh`; only the activation differs.
     """
