@@ -105,8 +105,8 @@ def patch(target, *args, **kwargs):
     """:func:`unittest.mock.patch` that wraps the patched object.
 
     Calls go through to the original object (or to ``wraps`` if given)
-    while being recorded by the mock. Unbound methods are not supported
-    as ``wraps``.
+    while being recorded by the mock. ``wraps`` cannot be an unbound
+    method.
 
     Args:
         target (str): Full dotted name of the object to patch.
