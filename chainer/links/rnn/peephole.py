@@ -32,12 +32,13 @@ class StatefulPeepholeLSTM(_stateful.StateMixin, link.Chain):
         out_size (int): Width of the output :math:`h` and of the cell.
 
     Attributes:
-        upward (~chainer.links.Linear): Upward connections.
-        lateral (~chainer.links.Linear): Lateral connections.
+        upward (~chainer.links.Linear): Maps the input to the gates.
+        lateral (~chainer.links.Linear): Maps the previous output to the
+            gates.
         peep_i (~chainer.links.Linear): Peephole to the input gate.
         peep_f (~chainer.links.Linear): Peephole to the forget gate.
         peep_o (~chainer.links.Linear): Peephole to the output gate.
-        c (~chainer.Variable): Cell states.
+        c (~chainer.Variable): The cell state.
         h (~chainer.Variable): Outputs of the last step.
     """
 
