@@ -422,3 +422,9 @@ def test_array_types_without_cuda():
     if chainer.backends.cuda.available:
         pytest.skip('CuPy is available')
     assert chainer.get_array_types() == (numpy.ndarray,)
+
+
+def test_top_level_helpers():
+    assert chainer.get_compute_mode() is None
+    with chainer.using_config('use_cudnn', 'never'):
+        assert not chainer.should_use_cudnn('>=auto')
