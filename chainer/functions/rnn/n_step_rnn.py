@@ -240,7 +240,7 @@ def n_step_rnn_impl(
             ``c`` (all of the same mini-batch size; ``c`` is ``None`` when
             ``cx`` is), and the weights ``w = ws[i]`` and ``b = bs[i]`` of
             the layer and direction.
-        n_layers (int): The number of layers.
+        n_layers (int): How many layers are stacked.
         dropout_ratio (float): The dropout ratio of the inputs of the layers
             but the first.
         hx: The initial hidden states, of shape ``(D * n_layers, B, N)``
@@ -309,12 +309,13 @@ use_bi_direction)
     arguments.
 
     Args:
-        n_layers (int): The number of layers.
+        n_layers (int): How many layers are stacked.
         dropout_ratio (float): The dropout ratio.
         hx (:class:`~chainer.Variable`): The initial hidden states.
         ws (list of list of :class:`~chainer.Variable`): The weights.
         bs (list of list of :class:`~chainer.Variable`): The biases.
-        xs (list of :class:`~chainer.Variable`): The input sequence.
+        xs (list of :class:`~chainer.Variable`): The inputs, one
+            array per time step.
         activation (str): ``'tanh'`` or ``'relu'``.
         use_bi_direction (bool): Whether the RNN is bi-directional.
 
@@ -350,7 +351,7 @@ def n_step_rnn(
     ratio ``dropout_ratio``.
 
     Args:
-        n_layers (int): The number of layers :math:`S`.
+        n_layers (int): How many layers are stacked, :math:`S`.
         dropout_ratio (float): The dropout ratio of the inputs of the layers
             but the first.
         hx (:class:`~chainer.Variable`): The initial hidden states, of
@@ -412,7 +413,7 @@ def n_step_birnn(
     concatenation :math:`[h^f_t; h^b_t]` of their hidden states.
 
     Args:
-        n_layers (int): The number of layers :math:`S`.
+        n_layers (int): How many layers are stacked, :math:`S`.
         dropout_ratio (float): The dropout ratio of the inputs of the layers
             but the first.
         hx (:class:`~chainer.Variable`): The initial hidden states, of
