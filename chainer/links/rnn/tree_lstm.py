@@ -49,7 +49,7 @@ class ChildSumTreeLSTM(_TreeLSTMBase):
     output through ``W_h_f``; all gates see ``x`` through ``W_x``.
 
     Args:
-        in_size (int): Dimension of input vectors.
+        in_size (int): Width of each input row.
         out_size (int): Width of the cell state and of the output.
 
     Attributes:
@@ -133,7 +133,7 @@ class NaryTreeLSTM(_TreeLSTMBase):
     forget gate has its own weights.
 
     Args:
-        in_size (int): Dimension of input vectors.
+        in_size (int): Width of each input row.
         out_size (int): Width of the cell state and of the output.
         n_ary (int): Number of children of each node.
 
