@@ -58,7 +58,7 @@ class NStepRNNBase(link.ChainList):
 
     Args:
         n_layers (int): Number of layers.
-        in_size (int): Dimension of input vectors.
+        in_size (int): Width of each input row.
         out_size (int): Width of the hidden states, which are also the
             outputs.
         dropout (float): Dropout ratio between layers.
@@ -159,7 +159,7 @@ class NStepRNNBase(link.ChainList):
         Args:
             hs (list): The initial state variables (or ``None`` for zeros),
                 batch along their second axis.
-            xs (list of ~chainer.Variable): The input sequences.
+            xs (list of ~chainer.Variable): One array per sequence.
 
         Returns:
             tuple: The list of final states and the list of outputs.
@@ -199,7 +199,7 @@ class NStepRNNTanh(NStepRNNBase):
 
     Args:
         n_layers (int): Number of layers.
-        in_size (int): Dimension of input vectors.
+        in_size (int): Width of each input row.
         out_size (int): Width of the hidden states, which are also the
             outputs.
         dropout (float): Dropout ratio between layers.
