@@ -18,7 +18,7 @@ class StatefulZoneoutLSTM(_stateful.StateMixin, link.Chain):
     (see :func:`~chainer.functions.zoneout`). The state starts at zero.
 
     Args:
-        in_size (int): Dimension of input vectors.
+        in_size (int): Width of each input row.
         out_size (int): Width of the output and of the cell state.
         c_ratio (float): Zoneout ratio of the cell state.
         h_ratio (float): Zoneout ratio of the output.
