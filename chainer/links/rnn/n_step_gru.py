@@ -15,7 +15,7 @@ class NStepGRUBase(n_step_rnn.NStepRNNBase):
 
     Args:
         n_layers (int): Number of layers.
-        in_size (int): Dimension of input vectors.
+        in_size (int): Width of each input row.
         out_size (int): Width of the hidden states, which are also the
             outputs.
         dropout (float): Dropout ratio between layers.
