@@ -191,9 +191,9 @@ class BinaryHierarchicalSoftmax(link.Link):
     words have short paths.
 
     Args:
-        in_size (int): Dimension of the input vectors.
+        in_size (int): Width of each input row.
         tree: A binary tree of the word IDs, as nested pairs.
-        dtype: Data type of the parameter.
+        dtype: The parameter's dtype.
 
     Attributes:
         W (~chainer.Parameter): Weights of the internal nodes, of shape
