@@ -28,7 +28,7 @@ class StatefulPeepholeLSTM(_stateful.StateMixin, link.Chain):
     :func:`~chainer.functions.lstm`).
 
     Args:
-        in_size (int): Dimension of the input :math:`x`.
+        in_size (int): Width of the input :math:`x`.
         out_size (int): Width of the output :math:`h` and of the cell.
 
     Attributes:
