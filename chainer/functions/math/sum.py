@@ -59,7 +59,7 @@ class Sum(function_node.FunctionNode):
 
 
 def sum(x, axis=None, keepdims=False):
-    """Sum of array elements over given axes.
+    """Adds the elements up along some axes.
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): A float array
@@ -110,7 +110,7 @@ def sum_to(x, shape):
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable.
-        shape (tuple of int): The target shape.
+        shape (tuple of int): The shape to reach.
 
     Returns:
         ~chainer.Variable: The result, shaped ``shape``. When ``x``
