@@ -31,7 +31,7 @@ def generate_array(initializer, shape, xp, dtype=None, device=None):
         shape (int or tuple of int): The shape to give the new array.
         xp (module): ``numpy`` or ``cupy``; ignored when ``device`` is
             given.
-        dtype: Data type of the array. Defaults to the initializer's
+        dtype: The array's dtype. Defaults to the initializer's
             ``dtype``, then to ``chainer.config.dtype``.
         device: Device specifier of the array.
 
