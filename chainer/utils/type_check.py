@@ -50,7 +50,7 @@ class TypeInfo:
 
     Attributes:
         shape (tuple of int): The array's shape.
-        dtype: Data type of the array.
+        dtype: The array's dtype.
         ndim (int): Number of dimensions.
 
     """
@@ -92,7 +92,7 @@ class LightTypeInfoTuple(tuple):
         """Returns the number of inputs.
 
         Returns:
-            int: The length of the tuple.
+            int: How many items the tuple has.
 
         """
         return len(self)
