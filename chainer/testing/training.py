@@ -28,7 +28,7 @@ def get_trainer_with_mock_updater(
     Args:
         stop_trigger: When the trainer stops.
         iter_per_epoch (int): How many iterations make an epoch.
-        extensions (list): Extensions registered to the trainer.
+        extensions (list): Extensions the trainer is given.
 
     Returns:
         ~chainer.training.Trainer: The trainer.
