@@ -70,7 +70,7 @@ class Prod(function_node.FunctionNode):
 
 
 def prod(x, axis=None, keepdims=False):
-    """Product of array elements over given axes.
+    """Multiplies the elements together along some axes.
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): A float array.
