@@ -67,7 +67,7 @@ class Min(SelectorBase):
 
 
 def max(x, axis=None, keepdims=False):
-    """Maximum of array elements over given axes.
+    """Largest element along some axes.
 
     Where several elements share the maximum, each of them gets the whole
     gradient.
@@ -94,7 +94,7 @@ def max(x, axis=None, keepdims=False):
 
 
 def min(x, axis=None, keepdims=False):
-    """Minimum of array elements over given axes.
+    """Smallest element along some axes.
 
     Where several elements share the minimum, each of them gets the whole
     gradient.
