@@ -1,7 +1,6 @@
-import numpy
-
 from chainer.backends import cuda
 from chainer import function_node
+from chainer.functions import _numerics
 from chainer import utils
 from chainer.utils import type_check
 
@@ -25,15 +24,7 @@ class Sigmoid(function_node.FunctionNode):
     def forward_cpu(self, inputs):
         x, = inputs
         self.retain_outputs((0,))
-        # sigmoid(x) = tanh(x / 2) / 2 + 1 / 2, which never overflows;
-        # computed in place in one fresh array.
-        half = x.dtype.type(0.5)
-        y = numpy.empty_like(x)
-        numpy.multiply(x, half, out=y)
-        numpy.tanh(y, out=y)
-        y *= half
-        y += half
-        return y,
+        return _numerics.sigmoid(x),
 
     def forward_gpu(self, inputs):
         x, = inputs
@@ -42,9 +33,7 @@ class Sigmoid(function_node.FunctionNode):
             self._use_cudnn = True
             self.retain_inputs((0,))
             return _cudnn.activation_forward(x, _mode),
-        return cuda.elementwise(
-            'T x', 'T y', 'y = tanh(x * 0.5) * 0.5 + 0.5',
-            'sigmoid_fwd')(x),
+        return _numerics.sigmoid(x),
 
     def backward(self, indexes, grad_outputs):
         x = self.get_retained_inputs()[0].array if self._use_cudnn else None

@@ -1,8 +1,7 @@
-import numpy
 
 import chainer
 from chainer import backend
-from chainer.backends import cuda
+from chainer.functions import _numerics
 from chainer.functions.array import _index
 from chainer import function_node
 from chainer.utils import type_check
@@ -74,10 +73,7 @@ class EmbedIDGrad(function_node.FunctionNode):
             ids = ids[kept]
             rows = rows[kept]
         gW = xp.zeros(self.w_shape, gy.dtype)
-        if xp is numpy:
-            numpy.add.at(gW, ids, rows)
-        else:
-            cuda.cupyx.scatter_add(gW, ids, rows)
+        _numerics.add_at(gW, ids, rows)
         return gW,
 
     def backward(self, indexes, grad_outputs):

@@ -17,9 +17,9 @@ import numbers
 
 import numpy
 
-from chainer.backends import cuda
+from chainer import backend
+from chainer.functions import _numerics
 from chainer import utils
-from chainer.utils import conv
 
 
 def _pair(x):
@@ -69,7 +69,7 @@ def parse_sampling_ratio(sampling_ratio):
 
 def _gather(x, batch, ys, xs):
     # x[batch[r], c, ys[r, i], xs[r, j]] as (R, c, outh, outw).
-    channels = conv._xp(x).arange(x.shape[1])
+    channels = backend.get_array_module(x).arange(x.shape[1])
     return x[batch[:, None, None, None], channels[None, :, None, None],
              ys[:, None, :, None], xs[:, None, None, :]]
 
@@ -103,8 +103,7 @@ class Scatter:
             self.flat += numpy.bincount(index, values,
                                         minlength=self.flat.size)
         else:
-            cuda.cupyx.scatter_add(self.flat, index,
-                                   values.astype(numpy.float64))
+            _numerics.add_at(self.flat, index, values.astype(numpy.float64))
 
     def result(self, dtype):
         """The sums, cast to ``dtype``."""
@@ -113,7 +112,7 @@ class Scatter:
 
 def scatter_add(shape, dtype, batch, flat_pixels, values):
     """One :meth:`Scatter.add` into zeros, cast to ``dtype``."""
-    scatter = Scatter(shape, conv._xp(values))
+    scatter = Scatter(shape, backend.get_array_module(values))
     scatter.add(batch, flat_pixels, values)
     return scatter.result(dtype)
 
@@ -127,7 +126,7 @@ def integer_rois(rois, spatial_scale, extra):
         tuple: ``(y_start, x_start, height, width)``, each ``(R,)``; the
         sizes are ``max(end - start + extra, 1)``.
     """
-    xp = conv._xp(rois)
+    xp = backend.get_array_module(rois)
     scaled = xp.round(rois.astype(numpy.float64) * spatial_scale)
     scaled = scaled.astype(numpy.int64)
     y0, x0, y1, x1 = scaled.T
@@ -139,7 +138,7 @@ def bin_bounds(index, stride, start, limit):
     """Pixel bounds ``[lo, hi)`` of the bins numbered ``index``, each
     ``stride`` pixels long, of RoIs starting at pixel ``start`` along one
     axis, clipped to ``[0, limit]`` (arrays that broadcast together)."""
-    xp = conv._xp(index)
+    xp = backend.get_array_module(index)
     lo = xp.floor(index * stride).astype(numpy.int64)
     hi = xp.ceil((index + 1) * stride).astype(numpy.int64)
     return (xp.clip(lo + start, 0, limit), xp.clip(hi + start, 0, limit))
@@ -148,7 +147,7 @@ def bin_bounds(index, stride, start, limit):
 def integer_bins(start, size, n_bins, limit):
     """Pixel bounds ``[lo, hi)`` of the bins of each RoI along one axis,
     clipped to ``[0, limit]``."""
-    xp = conv._xp(start)
+    xp = backend.get_array_module(start)
     return bin_bounds(xp.arange(n_bins), (size / n_bins)[:, None],
                       start[:, None], limit)
 
@@ -156,7 +155,7 @@ def integer_bins(start, size, n_bins, limit):
 def _bin_offsets(lo, hi, limit):
     # For each offset d within the largest bin: the pixel lo + d (clipped
     # in range) and whether it lies in its bin.
-    xp = conv._xp(lo)
+    xp = backend.get_array_module(lo)
     longest = int((hi - lo).max()) if lo.size else 0
     for d in range(longest):
         pixel = lo + d
@@ -170,7 +169,7 @@ def bin_max(x, batch, ys, xs):
     Empty bins get ``-inf`` and index ``-1``; ties go to the first pixel in
     C order.
     """
-    xp = conv._xp(x)
+    xp = backend.get_array_module(x)
     height, width = x.shape[2:]
     shape = (len(batch), x.shape[1], ys[0].shape[1], xs[0].shape[1])
     y = xp.full(shape, -numpy.inf, x.dtype)
@@ -195,7 +194,7 @@ def _bin_areas(ys, xs):
 def bin_mean(x, batch, ys, xs):
     """Mean over each integer bin (0 for empty bins), from the summed-area
     table of ``x``."""
-    xp = conv._xp(x)
+    xp = backend.get_array_module(x)
     n, c, h, w = x.shape
     table = xp.zeros((n, c, h + 1, w + 1), numpy.float64)
     table[:, :, 1:, 1:] = x.cumsum(axis=2, dtype=numpy.float64).cumsum(
@@ -214,7 +213,7 @@ def bin_mean_grad(shape, dtype, batch, ys, xs, gy):
     The four corners of every bin are marked in a difference array whose
     2-D prefix sum is the result.
     """
-    xp = conv._xp(gy)
+    xp = backend.get_array_module(gy)
     n, c, h, w = shape
     areas = _bin_areas(ys, xs)
     g = xp.where(areas > 0, gy / xp.maximum(areas, 1), 0)
@@ -240,7 +239,7 @@ class SampleGrid:
     """
 
     def __init__(self, rois, spatial_scale, outh, outw, sampling_ratio):
-        xp = conv._xp(rois)
+        xp = backend.get_array_module(rois)
         scaled = rois.astype(numpy.float64) * spatial_scale
         scaled = scaled.reshape(len(rois), 4, 1, 1, 1)
         self.start_y, self.start_x = scaled[:, 0], scaled[:, 1]
@@ -286,7 +285,7 @@ def sample_bounds(p, limit):
     """Clamped coordinate, neighbouring pixels and whether the sample is
     in the image (at most one pixel outside), of sample coordinates ``p``
     along an axis of ``limit`` pixels."""
-    xp = conv._xp(p)
+    xp = backend.get_array_module(p)
     inside = (p >= -1) & (p <= limit)
     low = xp.floor(p).astype(numpy.int64)
     low = xp.where(low == limit, low - 1, low)
@@ -303,7 +302,7 @@ def bilinear_taps(y, x, height, width):
         weight 0 is never read), and the mask of the samples in the image
         (at most one pixel outside).
     """
-    xp = conv._xp(y)
+    xp = backend.get_array_module(y)
     y, y_low, y_high, y_in = sample_bounds(y, height)
     x, x_low, x_high, x_in = sample_bounds(x, width)
     taps = []
@@ -323,7 +322,7 @@ def interpolate(x_planes, batch, taps):
     """Bilinear interpolation of ``x`` (as ``(n, c, h * w)``) at the sample
     points of :func:`bilinear_taps`; returns ``(R, c, outh, outw)`` in
     float64."""
-    xp = conv._xp(x_planes)
+    xp = backend.get_array_module(x_planes)
     channels = xp.arange(x_planes.shape[1])[None, :, None, None]
     value = 0.
     for pixel, weight in taps:

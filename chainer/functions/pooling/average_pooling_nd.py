@@ -1,9 +1,9 @@
 import numpy
 
+from chainer import backend
 from chainer import function_node
 from chainer.functions.pooling import pooling_nd
 from chainer import utils
-from chainer.utils import conv
 
 
 def _accumulation_dtype(dtype):
@@ -54,7 +54,7 @@ class AveragePoolingND(pooling_nd._PoolingND):
         if self.pad_value is None:
             width = _window_widths(dims, self.ksize, self.stride, self.pad,
                                    outs, x.dtype)
-            self.width = conv._xp(x).asarray(width)
+            self.width = backend.get_array_module(x).asarray(width)
         else:
             self.width = int(utils.size_of_shape(self.ksize))
         self._in_shape = x.shape

@@ -1,9 +1,9 @@
 import numpy
 
+from chainer import backend
 from chainer import function
 from chainer.functions.pooling import _roi
 from chainer.functions.pooling import roi_max_pooling_2d
-from chainer.utils import conv
 
 
 def _get_bounds(p, limit):
@@ -52,7 +52,7 @@ class ROIAverageAlign2D(function.Function):
         x, rois, roi_indices = inputs
         self._bottom_data_shape = x.shape
         n, c, h, w = x.shape
-        xp = conv._xp(x)
+        xp = backend.get_array_module(x)
         planes = x.reshape(n, c, h * w)
         total = xp.zeros((len(rois), c, self.outh, self.outw), numpy.float64)
         count = 1
@@ -65,7 +65,7 @@ class ROIAverageAlign2D(function.Function):
     def backward(self, inputs, grad_outputs):
         rois, roi_indices = inputs[1:]
         gy, = grad_outputs
-        xp = conv._xp(gy)
+        xp = backend.get_array_module(gy)
         scatter = _roi.Scatter(self._bottom_data_shape, xp)
         for grid, taps, valid in self._samples(
                 rois, *self._bottom_data_shape[2:]):

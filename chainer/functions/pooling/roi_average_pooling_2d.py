@@ -35,7 +35,7 @@ class ROIAveragePooling2D(function.Function):
 
 
 def roi_average_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
-    """Spatial region of interest (RoI) average pooling.
+    """Pools each region of interest (RoI) by averaging.
 
     Each RoI, scaled by ``spatial_scale`` and rounded to pixels, is split
     into ``outsize`` bins, and each output element is the mean of its bin

@@ -1,9 +1,9 @@
 import numpy
 
+from chainer import backend
 from chainer import function
 from chainer.functions.pooling import _roi
 from chainer.functions.pooling import roi_max_pooling_2d
-from chainer.utils import conv
 
 
 class ROIMaxAlign2D(function.Function):
@@ -27,7 +27,7 @@ class ROIMaxAlign2D(function.Function):
         x, rois, roi_indices = inputs
         self._bottom_data_shape = x.shape
         n, c, h, w = x.shape
-        xp = conv._xp(x)
+        xp = backend.get_array_module(x)
         planes = x.reshape(n, c, h * w)
         shape = (len(rois), c, self.outh, self.outw)
         best = xp.full(shape, -numpy.inf)
@@ -46,7 +46,7 @@ class ROIMaxAlign2D(function.Function):
     def backward(self, inputs, grad_outputs):
         rois, roi_indices = inputs[1:]
         gy, = grad_outputs
-        xp = conv._xp(gy)
+        xp = backend.get_array_module(gy)
         grid = self._grid(rois)
         argmax = self.argmax_data
         found = argmax >= 0

@@ -67,7 +67,7 @@ class ROIMaxPooling2D(function.Function):
 
 
 def roi_max_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
-    """Spatial region of interest (RoI) max pooling.
+    """Pools each region of interest (RoI) by its maximum.
 
     Each RoI, scaled by ``spatial_scale`` and rounded to pixels, is split
     into ``outsize`` bins, and each output element is the maximum of its

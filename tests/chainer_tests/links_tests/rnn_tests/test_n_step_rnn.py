@@ -262,3 +262,20 @@ def test_gpu_matches_cpu(case):
         testing.assert_allclose(y.array, e.array, rtol=1e-4, atol=1e-5)
     hy = link(*([None] * link.n_cells), [cuda.to_gpu(x) for x in xs])[0]
     assert isinstance(hy.array, cuda.ndarray)
+
+
+# Cases run against the numbers recorded from Chainer 7.8.1 (see
+# conftest.py): name: function of the helpers, returning the link and its
+# outputs.
+CHAINER_7_8_CASES = {}
+for _cls in (n_step_rnn.NStepRNNTanh, n_step_rnn.NStepRNNReLU,
+             n_step_rnn.NStepBiRNNTanh, n_step_rnn.NStepBiRNNReLU):
+    CHAINER_7_8_CASES[_cls.__name__] = (
+        lambda helpers, cls=_cls: helpers.n_step(cls, True))
+    CHAINER_7_8_CASES[_cls.__name__ + '_none'] = (
+        lambda helpers, cls=_cls: helpers.n_step(cls, False))
+
+
+@pytest.mark.parametrize('name', sorted(CHAINER_7_8_CASES))
+def test_matches_chainer_7_8(chainer_7_8, name):
+    chainer_7_8.check(name, CHAINER_7_8_CASES[name])
