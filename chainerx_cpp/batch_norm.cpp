@@ -121,6 +121,11 @@ array forward_fixed(const array& x, const array& gamma, const array& beta,
     return y;
 }
 
+void compute_backward(const array& x, const array& gamma, const array& mean,
+                      const array& inv_std, const array& gy,
+                      bool global_stats, array& gx, array& ggamma,
+                      array& gbeta);
+
 // (gx, ggamma, gbeta) for the statistics mean and inv_std; with
 // global_stats the statistics are constants (the fixed mode: gx is
 // gamma * inv_std * gy), else those of the batch x.
@@ -135,7 +140,19 @@ py::tuple backward(const array& x, const array& gamma, const array& mean,
     }
     array gx = empty_like_dtype(x, shape_of(x));
     array ggamma = channel_array(x, c), gbeta = channel_array(x, c);
-    py::gil_scoped_release release;
+    {
+        py::gil_scoped_release release;
+        compute_backward(x, gamma, mean, inv_std, gy, global_stats, gx,
+                         ggamma, gbeta);
+    }
+    return py::make_tuple(gx, ggamma, gbeta);
+}
+
+void compute_backward(const array& x, const array& gamma, const array& mean,
+                      const array& inv_std, const array& gy,
+                      bool global_stats, array& gx, array& ggamma,
+                      array& gbeta) {
+    const int64_t c = x.shape(1);
     std::vector<float> var(c);
     const float* s = static_cast<const float*>(inv_std.data());
     for (int64_t i = 0; i < c; ++i) {
@@ -159,7 +176,6 @@ py::tuple backward(const array& x, const array& gamma, const array& mean,
                        {DNNL_ARG_DIFF_SCALE, mem(cd, ggamma.mutable_data())},
                        {DNNL_ARG_DIFF_SHIFT, mem(cd, gbeta.mutable_data())}});
     cpu_stream().wait();
-    return py::make_tuple(gx, ggamma, gbeta);
 }
 
 }  // namespace

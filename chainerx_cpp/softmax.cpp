@@ -2,11 +2,13 @@
 // fused softmax cross entropy of a (N, C) batch of scores.
 //
 // An array of shape (..., C, ...) is viewed as (outer, C, inner), with the
-// softmax taken along C. float32 goes through oneDNN's softmax primitive,
-// float64 through the loops below, which follow the formulas of Chainer's
-// NumPy code: y = exp(x - max) / sum, log y = x - (max + log(sum)), so a
+// softmax taken along C. The float32 softmax and both gradients go through
+// oneDNN's softmax primitive; the log-softmax (whose oneDNN version is less
+// accurate than float32 allows) and float64 through the loops below, which
+// follow the formulas of Chainer's NumPy code: y = exp(x - max) / sum, log y = x - (max + log(sum)), so a
 // row whose maximum is infinite or NaN gives NaN as it does there.
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "common.hpp"
@@ -92,10 +94,173 @@ void onednn_backward(const AxisView& v, bool log, const void* y,
     cpu_stream().wait();
 }
 
-// ---- loops (float64, and float32 rows of the cross entropy) --------------
+// ---- loops ----------------------------------------------------------------
 
-// One (classes, inner) slab: y = softmax or log-softmax of x along classes.
-// `m` and `s` are scratch rows of length inner.
+// exp(v), written so that the compiler vectorizes loops over it: Cody and
+// Waite's reduction v = n ln2 + r, a polynomial (float) or rational
+// (double) approximation of exp(r), and 2**n set in the exponent bits; it
+// is within two ulps of the exact value. Results below the smallest normal
+// number flush to zero; infinities and NaN come out as exp gives them.
+inline __attribute__((always_inline)) float exp_approx(float v) {
+    const float lo = -87.33654f, hi = 88.3762626647949f;
+    float c = v < lo ? lo : v;
+    c = c > hi ? hi : c;
+    // Adding 1.5 * 2**23 rounds to an integer n held in the low bits.
+    const float magic = 12582912.0f;
+    float t = c * 1.44269504088896341f + magic;
+    const float n = t - magic;
+    float r = c - n * 0.693359375f;
+    r = r - n * -2.12194440e-4f;
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * r * r + r + 1.0f;
+    uint32_t bits;
+    std::memcpy(&bits, &t, sizeof bits);
+    bits = (bits + 127u) << 23;
+    float scale;
+    std::memcpy(&scale, &bits, sizeof scale);
+    float y = p * scale;
+    y = v < lo ? 0.0f : y;
+    y = v > hi ? std::numeric_limits<float>::infinity() : y;
+    return v != v ? v : y;
+}
+
+inline __attribute__((always_inline)) double exp_approx(double v) {
+    const double lo = -708.3964185322641, hi = 709.782712893384;
+    double c = v < lo ? lo : v;
+    c = c > hi ? hi : c;
+    const double magic = 6755399441055744.0;  // 1.5 * 2**52
+    double t = c * 1.4426950408889634 + magic;
+    const double n = t - magic;
+    double r = c - n * 6.93145751953125e-1;
+    r = r - n * 1.42860682030941723212e-6;
+    const double rr = r * r;
+    const double px =
+        r * ((1.26177193074810590878e-4 * rr + 3.02994407707441961300e-2) *
+                 rr +
+             9.99999999999999999910e-1);
+    const double qx =
+        ((3.00198505138664455042e-6 * rr + 2.52448340349684104192e-3) * rr +
+         2.27265548208155028766e-1) *
+            rr +
+        2.00000000000000000009e0;
+    const double e = 1.0 + 2.0 * (px / (qx - px));
+    uint64_t bits;
+    std::memcpy(&bits, &t, sizeof bits);
+    bits = (bits + 1023u) << 52;
+    double scale;
+    std::memcpy(&scale, &bits, sizeof scale);
+    double y = e * scale;
+    y = v < lo ? 0.0 : y;
+    y = v > hi ? std::numeric_limits<double>::infinity() : y;
+    return v != v ? v : y;
+}
+
+// The loops over contiguous rows, compiled for several instruction sets.
+#define CHAINERX_CPP_CLONES \
+    __attribute__((target_clones("avx512f", "avx2", "default")))
+
+// The maximum of x[0:n] (n > 0), in eight running maxima so that the
+// compiler vectorizes it. NaN elements are passed over: they make the sum
+// of the exponentials NaN, and with it the whole row, as NumPy's NaN
+// maximum does.
+template <typename T>
+inline T row_max(const T* x, int64_t n) {
+    T acc[8];
+    for (int k = 0; k < 8; ++k) acc[k] = x[0];
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        for (int k = 0; k < 8; ++k) {
+            acc[k] = x[i + k] > acc[k] ? x[i + k] : acc[k];
+        }
+    }
+    T m = acc[0];
+    for (int k = 1; k < 8; ++k) m = acc[k] > m ? acc[k] : m;
+    for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+    return m;
+}
+
+// y[i] = exp(x[i] - m); returns the sum of y, in eight partial sums.
+template <typename T>
+inline T exp_shifted_row(const T* __restrict x, T m, T* __restrict y,
+                         int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = exp_approx(x[i] - m);
+    T acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        for (int k = 0; k < 8; ++k) acc[k] += y[i + k];
+    }
+    T s = 0;
+    for (; i < n; ++i) s += y[i];
+    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) +
+           ((acc[4] + acc[5]) + (acc[6] + acc[7])) + s;
+}
+
+CHAINERX_CPP_CLONES float row_max_f(const float* x, int64_t n) {
+    return row_max(x, n);
+}
+CHAINERX_CPP_CLONES double row_max_d(const double* x, int64_t n) {
+    return row_max(x, n);
+}
+inline float max_of(const float* x, int64_t n) { return row_max_f(x, n); }
+inline double max_of(const double* x, int64_t n) { return row_max_d(x, n); }
+
+CHAINERX_CPP_CLONES float exp_row_f(const float* x, float m, float* y,
+                                    int64_t n) {
+    return exp_shifted_row(x, m, y, n);
+}
+CHAINERX_CPP_CLONES double exp_row_d(const double* x, double m, double* y,
+                                     int64_t n) {
+    return exp_shifted_row(x, m, y, n);
+}
+inline float exp_row(const float* x, float m, float* y, int64_t n) {
+    return exp_row_f(x, m, y, n);
+}
+inline double exp_row(const double* x, double m, double* y, int64_t n) {
+    return exp_row_d(x, m, y, n);
+}
+
+// y[i] /= s, or y[i] = x[i] - s with `subtract`.
+template <typename T>
+inline void finish_row(const T* __restrict x, T s, T* __restrict y,
+                       int64_t n, bool subtract) {
+    if (subtract) {
+        for (int64_t i = 0; i < n; ++i) y[i] = x[i] - s;
+    } else {
+        for (int64_t i = 0; i < n; ++i) y[i] /= s;
+    }
+}
+
+CHAINERX_CPP_CLONES void finish_row_f(const float* x, float s, float* y,
+                                      int64_t n, bool subtract) {
+    finish_row(x, s, y, n, subtract);
+}
+CHAINERX_CPP_CLONES void finish_row_d(const double* x, double s, double* y,
+                                      int64_t n, bool subtract) {
+    finish_row(x, s, y, n, subtract);
+}
+inline void finish(const float* x, float s, float* y, int64_t n, bool sub) {
+    finish_row_f(x, s, y, n, sub);
+}
+inline void finish(const double* x, double s, double* y, int64_t n,
+                   bool sub) {
+    finish_row_d(x, s, y, n, sub);
+}
+
+// One row (inner == 1): y = softmax or log-softmax of x.
+template <typename T>
+void row_forward(const T* x, T* y, int64_t classes, bool log) {
+    const T m = max_of(x, classes);
+    const T s = exp_row(x, m, y, classes);
+    finish(x, log ? std::log(s) + m : s, y, classes, log);
+}
+
+// One (classes, inner) slab, reduced along classes; `m` and `s` are
+// scratch rows of length inner.
 template <typename T>
 void slab_forward(const T* x, T* y, int64_t classes, int64_t inner, bool log,
                   T* m, T* s) {
@@ -104,30 +269,25 @@ void slab_forward(const T* x, T* y, int64_t classes, int64_t inner, bool log,
         const T* xc = x + c * inner;
         for (int64_t j = 0; j < inner; ++j) {
             // NaN propagates as in NumPy's max.
-            if (xc[j] > m[j] || std::isnan(xc[j])) m[j] = xc[j];
+            if (xc[j] > m[j] || xc[j] != xc[j]) m[j] = xc[j];
         }
     }
     for (int64_t j = 0; j < inner; ++j) s[j] = 0;
     for (int64_t c = 0; c < classes; ++c) {
         const T* xc = x + c * inner;
         T* yc = y + c * inner;
-        for (int64_t j = 0; j < inner; ++j) {
-            T e = std::exp(xc[j] - m[j]);
-            s[j] += e;
-            if (!log) yc[j] = e;
-        }
+        for (int64_t j = 0; j < inner; ++j) yc[j] = xc[j] - m[j];
+        exp_row(yc, T(0), yc, inner);
+        for (int64_t j = 0; j < inner; ++j) s[j] += yc[j];
     }
     if (log) {
         for (int64_t j = 0; j < inner; ++j) s[j] = std::log(s[j]) + m[j];
-        for (int64_t c = 0; c < classes; ++c) {
-            const T* xc = x + c * inner;
-            T* yc = y + c * inner;
-            for (int64_t j = 0; j < inner; ++j) yc[j] = xc[j] - s[j];
-        }
-    } else {
-        for (int64_t c = 0; c < classes; ++c) {
-            T* yc = y + c * inner;
-            for (int64_t j = 0; j < inner; ++j) yc[j] /= s[j];
+    }
+    for (int64_t c = 0; c < classes; ++c) {
+        const T* xc = x + c * inner;
+        T* yc = y + c * inner;
+        for (int64_t j = 0; j < inner; ++j) {
+            yc[j] = log ? xc[j] - s[j] : yc[j] / s[j];
         }
     }
 }
@@ -146,34 +306,16 @@ void slab_backward(const T* y, const T* gy, T* gx, int64_t classes,
     }
     for (int64_t c = 0; c < classes; ++c) {
         const int64_t o = c * inner;
-        for (int64_t j = 0; j < inner; ++j) {
-            gx[o + j] = log ? gy[o + j] - std::exp(y[o + j]) * s[j]
-                            : y[o + j] * gy[o + j] - y[o + j] * s[j];
+        if (log) {
+            exp_row(y + o, T(0), gx + o, inner);
+            for (int64_t j = 0; j < inner; ++j) {
+                gx[o + j] = gy[o + j] - gx[o + j] * s[j];
+            }
+        } else {
+            for (int64_t j = 0; j < inner; ++j) {
+                gx[o + j] = y[o + j] * gy[o + j] - y[o + j] * s[j];
+            }
         }
-    }
-}
-
-// One row (inner == 1) of slab_forward.
-template <typename T>
-void row_forward(const T* __restrict x, T* __restrict y, int64_t classes,
-                 bool log) {
-    T m = x[0];
-    for (int64_t c = 1; c < classes; ++c) {
-        if (x[c] > m || std::isnan(x[c])) m = x[c];
-    }
-    T s = 0;
-    for (int64_t c = 0; c < classes; ++c) {
-        y[c] = x[c] - m;
-    }
-    for (int64_t c = 0; c < classes; ++c) {
-        y[c] = std::exp(y[c]);
-    }
-    for (int64_t c = 0; c < classes; ++c) s += y[c];
-    if (log) {
-        const T log_z = std::log(s) + m;
-        for (int64_t c = 0; c < classes; ++c) y[c] = x[c] - log_z;
-    } else {
-        for (int64_t c = 0; c < classes; ++c) y[c] /= s;
     }
 }
 
@@ -194,6 +336,39 @@ void loop_forward(const AxisView& v, bool log, const T* x, T* y) {
         for (int64_t o = 0; o < v.outer; ++o) {
             slab_forward(x + o * slab, y + o * slab, v.classes, v.inner, log,
                          m.data(), s.data());
+        }
+    }
+}
+
+// oneDNN's softmax differs from Chainer's where a slice along the axis holds
+// an infinity or NaN: NaN comes out only where the maximum is infinite or
+// NaN in Chainer. Those slices, found by their non-finite sum, are done
+// again by the loops.
+void redo_nonfinite(const AxisView& v, const float* x, float* y) {
+    const int64_t slab = v.classes * v.inner;
+#pragma omp parallel if (v.outer * slab >= kParallelMin)
+    {
+        std::vector<float> m(v.inner), s(v.inner);
+#pragma omp for
+        for (int64_t o = 0; o < v.outer; ++o) {
+            const float* xo = x + o * slab;
+            for (int64_t j = 0; j < v.inner; ++j) s[j] = 0;
+            for (int64_t c = 0; c < v.classes; ++c) {
+                for (int64_t j = 0; j < v.inner; ++j) {
+                    s[j] += xo[c * v.inner + j];
+                }
+            }
+            bool finite = true;
+            for (int64_t j = 0; j < v.inner; ++j) {
+                finite &= std::isfinite(s[j]);
+            }
+            if (finite) continue;
+            if (v.inner == 1) {
+                row_forward(xo, y + o * slab, v.classes, false);
+            } else {
+                slab_forward(xo, y + o * slab, v.classes, v.inner, false,
+                             m.data(), s.data());
+            }
         }
     }
 }
@@ -225,8 +400,13 @@ array forward(const array& x, int64_t axis, bool log) {
         throw std::invalid_argument("softmax takes float32 or float64");
     }
     py::gil_scoped_release release;
-    if (f32) {
+    if (f32 && !log) {
         onednn_forward(v, log, x.data(), y.mutable_data());
+        redo_nonfinite(v, static_cast<const float*>(x.data()),
+                       static_cast<float*>(y.mutable_data()));
+    } else if (f32) {
+        loop_forward(v, log, static_cast<const float*>(x.data()),
+                     static_cast<float*>(y.mutable_data()));
     } else {
         loop_forward(v, log, static_cast<const double*>(x.data()),
                      static_cast<double*>(y.mutable_data()));
@@ -261,7 +441,7 @@ array backward(const array& y, const array& gy, int64_t axis, bool log) {
 // The labels of the rows, with ignored ones replaced by class 0 as Chainer's
 // NumPy code does; throws for a label outside the classes.
 void check_labels(const int32_t* t, int64_t n, int64_t classes,
-                  int32_t ignore_label) {
+                  int64_t ignore_label) {
     for (int64_t i = 0; i < n; ++i) {
         if (t[i] != ignore_label && (t[i] < 0 || t[i] >= classes)) {
             throw std::invalid_argument(
@@ -276,39 +456,32 @@ void check_labels(const int32_t* t, int64_t n, int64_t classes,
 // `e` is given, exp(x - max) and its sum.
 template <typename T>
 double sce_forward_loop(const T* x, const int32_t* t, int64_t n,
-                        int64_t classes, int32_t ignore_label, T* loss_no,
+                        int64_t classes, int64_t ignore_label, T* loss_no,
                         int64_t* index, bool* weight, T* e, T* sum_e,
                         int64_t* count) {
     double total = 0;
     int64_t valid_count = 0;
-#pragma omp parallel for reduction(+ : total, valid_count) \
+#pragma omp parallel reduction(+ : total, valid_count) \
     if (n * classes >= kParallelMin)
-    for (int64_t i = 0; i < n; ++i) {
-        const T* xi = x + i * classes;
-        T m = xi[0];
-        for (int64_t c = 1; c < classes; ++c) {
-            if (xi[c] > m || std::isnan(xi[c])) m = xi[c];
+    {
+        std::vector<T> scratch(e == nullptr ? classes : 0);
+#pragma omp for
+        for (int64_t i = 0; i < n; ++i) {
+            const T* xi = x + i * classes;
+            const T m = max_of(xi, classes);
+            T* ei = e == nullptr ? scratch.data() : e + i * classes;
+            const T s = exp_row(xi, m, ei, classes);
+            if (sum_e != nullptr) sum_e[i] = s;
+            const T log_z = std::log(s) + m;
+            const bool valid = t[i] != ignore_label;
+            const int64_t ti = valid ? t[i] : 0;
+            index[i] = i * classes + ti;
+            weight[i] = valid;
+            const T log_p = (xi[ti] - log_z) * static_cast<T>(valid);
+            if (loss_no != nullptr) loss_no[i] = -log_p;
+            total += log_p;
+            valid_count += valid;
         }
-        T s = 0;
-        if (e != nullptr) {
-            T* ei = e + i * classes;
-            for (int64_t c = 0; c < classes; ++c) {
-                ei[c] = std::exp(xi[c] - m);
-                s += ei[c];
-            }
-            sum_e[i] = s;
-        } else {
-            for (int64_t c = 0; c < classes; ++c) s += std::exp(xi[c] - m);
-        }
-        const T log_z = std::log(s) + m;
-        const bool valid = t[i] != ignore_label;
-        const int64_t ti = valid ? t[i] : 0;
-        index[i] = i * classes + ti;
-        weight[i] = valid;
-        const T log_p = (xi[ti] - log_z) * static_cast<T>(valid);
-        if (loss_no != nullptr) loss_no[i] = -log_p;
-        total += log_p;
-        valid_count += valid;
     }
     *count = valid_count;
     return total;
@@ -316,7 +489,7 @@ double sce_forward_loop(const T* x, const int32_t* t, int64_t n,
 
 template <typename T>
 py::tuple sce_forward_typed(const array& x, const array& t,
-                            int32_t ignore_label, bool reduce_mean,
+                            int64_t ignore_label, bool reduce_mean,
                             bool normalize, bool cache_score) {
     const int64_t n = x.shape(0), classes = x.shape(1);
     const int32_t* tp = static_cast<const int32_t*>(t.data());
@@ -357,7 +530,7 @@ py::tuple sce_forward_typed(const array& x, const array& t,
                                       : py::object(py::none()));
 }
 
-py::tuple sce_forward(const array& x, const array& t, int32_t ignore_label,
+py::tuple sce_forward(const array& x, const array& t, int64_t ignore_label,
                       bool reduce_mean, bool normalize, bool cache_score) {
     require_contiguous(x, "x", 2);
     require_contiguous(t, "t", 1);
@@ -398,15 +571,7 @@ void sce_backward_loop(const T* x, const int64_t* index, const bool* weight,
             for (int64_t c = 0; c < classes; ++c) gxi[c] = ei[c] * scale;
         } else {
             const T* xi = x + i * classes;
-            T m = xi[0];
-            for (int64_t c = 1; c < classes; ++c) {
-                if (xi[c] > m || std::isnan(xi[c])) m = xi[c];
-            }
-            T s = 0;
-            for (int64_t c = 0; c < classes; ++c) {
-                gxi[c] = std::exp(xi[c] - m);
-                s += gxi[c];
-            }
+            const T s = exp_row(xi, max_of(xi, classes), gxi, classes);
             const T scale = r / s;
             for (int64_t c = 0; c < classes; ++c) gxi[c] *= scale;
         }
@@ -420,10 +585,11 @@ array sce_backward_typed(const array& x, const array& index,
                          py::object coeff, py::object e_obj,
                          py::object s_obj) {
     const int64_t n = x.shape(0), classes = x.shape(1);
-    const bool scalar = gloss.ndim() == 0;
-    if (scalar == coeff.is_none() || (!scalar && gloss.size() != n)) {
+    // With coeff, the loss was the mean: gloss holds one value.
+    const bool scalar = !coeff.is_none();
+    if (gloss.size() != (scalar ? 1 : n)) {
         throw std::invalid_argument(
-            "gloss must be a scalar with coeff, or one value per row");
+            "gloss must be one value with coeff, or one value per row");
     }
     const T c = scalar ? static_cast<T>(coeff.cast<double>()) : T(1);
     array e, s;
