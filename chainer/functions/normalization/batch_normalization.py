@@ -97,14 +97,15 @@ def _affine_normalize(x, mean, scale, beta, dtype):
         'chainer_batch_norm_affine')(x, mean, scale, beta.astype(dtype))
 
 
-def _onednn_kernels(x, gamma, axis, arrays):
-    # The kernel module where oneDNN can compute this batch normalization:
-    # float32 NumPy arrays, x of 2 to 5 axes normalized per channel of axis
-    # 1, which is the default aggregation. None elsewhere.
+def _kernels_for(x, gamma, axis, arrays):
+    # The kernel module where it computes this batch normalization: NumPy
+    # arrays normalized per channel of axis 1 (the default aggregation), in
+    # float32, or in float64 with spatial axes. None elsewhere.
     if (gamma.ndim != 1 or not 2 <= x.ndim <= 5
             or tuple(axis) != (0,) + tuple(range(2, x.ndim))):
         return None
-    return _kernels.get(arrays)
+    return _kernels.get(
+        arrays, _kernels.FLOATS if x.ndim > 2 else _kernels.FLOAT32)
 
 
 def _contiguous(*arrays):
@@ -247,11 +248,11 @@ class BatchNormalization(function_node.FunctionNode):
         return y,
 
     def _forward_kernel(self, x, gamma, beta, axis, impl):
-        # (y, mean, biased var) from oneDNN, or None where it does not
-        # apply.
+        # (y, mean, biased var) from the kernel, or None where it does
+        # not apply.
         if type(impl).get_mean_and_var is not _default_get_mean_and_var:
             return None
-        kernels = _onednn_kernels(x, gamma, axis, (x, gamma, beta))
+        kernels = _kernels_for(x, gamma, axis, (x, gamma, beta))
         if kernels is None:
             return None
         try:
@@ -280,9 +281,9 @@ class BatchNormalization(function_node.FunctionNode):
 
 
 def _backward_kernel(x, gamma, gy, stats, global_stats):
-    # (gx, ggamma, gbeta) from oneDNN for the statistics of the forward
-    # pass, or None where it does not apply.
-    kernels = _onednn_kernels(
+    # (gx, ggamma, gbeta) from the kernel for the statistics of the
+    # forward pass, or None where it does not apply.
+    kernels = _kernels_for(
         x, gamma, stats.axis, (x, gamma, gy, stats.mean, stats.inv_std))
     if kernels is None:
         return None
@@ -418,7 +419,7 @@ class FixedBatchNormalization(function_node.FunctionNode):
         xp.sqrt(inv_std, out=inv_std)
         xp.reciprocal(inv_std, out=inv_std)
         self.inv_std = inv_std
-        kernels = _onednn_kernels(x, gamma, axis, inputs)
+        kernels = _kernels_for(x, gamma, axis, inputs)
         if kernels is not None:
             try:
                 return kernels.fixed_batch_normalization_forward(
