@@ -184,20 +184,30 @@ inline T row_max(const T* x, int64_t n) {
     return m;
 }
 
+// The sum of x[0:n], in eight partial sums.
+template <typename T>
+inline T row_sum(const T* x, int64_t n) {
+    T acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        for (int k = 0; k < 8; ++k) acc[k] += x[i + k];
+    }
+    T s = 0;
+    for (; i < n; ++i) s += x[i];
+    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) +
+           ((acc[4] + acc[5]) + (acc[6] + acc[7])) + s;
+}
+
+CHAINERX_CPP_CLONES float sum_of(const float* x, int64_t n) {
+    return row_sum(x, n);
+}
+
 // y[i] = exp(x[i] - m); returns the sum of y, in eight partial sums.
 template <typename T>
 inline T exp_shifted_row(const T* __restrict x, T m, T* __restrict y,
                          int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] = exp_approx(x[i] - m);
-    T acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        for (int k = 0; k < 8; ++k) acc[k] += y[i + k];
-    }
-    T s = 0;
-    for (; i < n; ++i) s += y[i];
-    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) +
-           ((acc[4] + acc[5]) + (acc[6] + acc[7])) + s;
+    return row_sum(y, n);
 }
 
 CHAINERX_CPP_CLONES float row_max_f(const float* x, int64_t n) {
@@ -352,6 +362,11 @@ void redo_nonfinite(const AxisView& v, const float* x, float* y) {
 #pragma omp for
         for (int64_t o = 0; o < v.outer; ++o) {
             const float* xo = x + o * slab;
+            if (v.inner == 1) {
+                if (std::isfinite(sum_of(xo, v.classes))) continue;
+                row_forward(xo, y + o * slab, v.classes, false);
+                continue;
+            }
             for (int64_t j = 0; j < v.inner; ++j) s[j] = 0;
             for (int64_t c = 0; c < v.classes; ++c) {
                 for (int64_t j = 0; j < v.inner; ++j) {
@@ -362,10 +377,7 @@ void redo_nonfinite(const AxisView& v, const float* x, float* y) {
             for (int64_t j = 0; j < v.inner; ++j) {
                 finite &= std::isfinite(s[j]);
             }
-            if (finite) continue;
-            if (v.inner == 1) {
-                row_forward(xo, y + o * slab, v.classes, false);
-            } else {
+            if (!finite) {
                 slab_forward(xo, y + o * slab, v.classes, v.inner, false,
                              m.data(), s.data());
             }
@@ -373,10 +385,39 @@ void redo_nonfinite(const AxisView& v, const float* x, float* y) {
     }
 }
 
+// One row (inner == 1) of slab_backward.
+template <typename T>
+void row_backward(const T* y, const T* gy, T* gx, int64_t n, bool log) {
+    T acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        for (int k = 0; k < 8; ++k) {
+            acc[k] += log ? gy[i + k] : y[i + k] * gy[i + k];
+        }
+    }
+    T s = ((acc[0] + acc[1]) + (acc[2] + acc[3])) +
+          ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+    for (; i < n; ++i) s += log ? gy[i] : y[i] * gy[i];
+    if (log) {
+        exp_row(y, T(0), gx, n);
+        for (i = 0; i < n; ++i) gx[i] = gy[i] - gx[i] * s;
+    } else {
+        for (i = 0; i < n; ++i) gx[i] = y[i] * gy[i] - y[i] * s;
+    }
+}
+
 template <typename T>
 void loop_backward(const AxisView& v, bool log, const T* y, const T* gy,
                    T* gx) {
     const int64_t slab = v.classes * v.inner;
+    if (v.inner == 1) {
+#pragma omp parallel for if (v.outer * slab >= kParallelMin)
+        for (int64_t o = 0; o < v.outer; ++o) {
+            row_backward(y + o * slab, gy + o * slab, gx + o * slab,
+                         v.classes, log);
+        }
+        return;
+    }
 #pragma omp parallel if (v.outer * slab >= kParallelMin)
     {
         std::vector<T> s(v.inner);

@@ -127,8 +127,9 @@ def log_softmax(x, axis, dtype=None):
 
 
 def _softmax_kernel(x, axis, log):
-    # The compiled (log-)softmax of float32 NumPy arrays, or None.
-    kernels = _kernels.get((x,))
+    # The compiled (log-)softmax of float32 or float64 NumPy arrays, or
+    # None.
+    kernels = _kernels.get((x,), _kernels.FLOATS)
     if kernels is None:
         return None
     try:

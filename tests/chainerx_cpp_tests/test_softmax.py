@@ -87,14 +87,21 @@ def test_double_backprop(log):
         testing.assert_allclose(a, b, **_tolerance(x.dtype))
 
 
+@pytest.mark.parametrize('spatial', [False, True])
 @pytest.mark.parametrize('log', [False, True])
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
-def test_infinite_and_nan_rows(dtype, log):
+def test_infinite_and_nan_rows(dtype, log, spatial):
+    # A row whose maximum is infinite or NaN is NaN; -inf elements below a
+    # finite maximum are not.
     x = numpy.array([[0., 1., 2.],
                      [-numpy.inf, 0., 1.],
                      [-numpy.inf, -numpy.inf, -numpy.inf],
                      [numpy.inf, 0., 1.],
-                     [numpy.nan, 0., 1.]], dtype)
+                     [0., numpy.nan, 1.],
+                     [3e38, 3e38, 3e38]], dtype)
+    if spatial:
+        # the rows along axis 1 of a (6, 3, 2) array
+        x = numpy.stack([x, x[::-1]], axis=2)
     func = F.log_softmax if log else F.softmax
     ys = []
     for mode in ('never', 'always'):

@@ -147,3 +147,17 @@ def test_kernel_direct_errors():
     with pytest.raises(ValueError):
         kernels.softmax_cross_entropy_forward(
             x, t[:2], -1, True, True, True)
+
+
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_infinite_and_nan_scores(reduce):
+    x = numpy.array([[0., 1., 2.],
+                     [-numpy.inf, 0., 1.],
+                     [numpy.inf, 0., 1.],
+                     [0., numpy.nan, 1.]], numpy.float32)
+    t = numpy.array([2, 1, 0, 2], numpy.int32)
+    with numpy.errstate(invalid='ignore'):
+        loss0, gx0 = _run('never', x, t, reduce=reduce)
+        loss1, gx1 = _run('always', x, t, reduce=reduce)
+    numpy.testing.assert_allclose(loss0, loss1, **_tolerance(x.dtype))
+    numpy.testing.assert_allclose(gx0, gx1, **_tolerance(x.dtype))

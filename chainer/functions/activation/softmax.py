@@ -30,8 +30,8 @@ def _use_cudnn(x):
 
 def _grad_kernel(y, gy, axis, log):
     # The compiled gradient of the (log-)softmax from its output, for
-    # float32 NumPy arrays, or None.
-    kernels = _kernels.get((y, gy))
+    # float32 or float64 NumPy arrays, or None.
+    kernels = _kernels.get((y, gy), _kernels.FLOATS)
     if kernels is None:
         return None
     try:
