@@ -81,13 +81,13 @@ class VariableNode:
 
     Args:
         variable (Variable): The variable this node stands for.
-        name (str): Name of the variable.
+        name (str): A label for the variable.
 
     Attributes:
         dtype: Data type of the variable's array.
         shape (tuple): Shape of the variable's array.
         data: The array retained for backward, or ``None``.
-        name (str): Name of the variable.
+        name (str): A label for the variable.
     """
 
     __slots__ = (
@@ -311,7 +311,7 @@ class Variable:
 
     Args:
         data: The initial array, or ``None``.
-        name (str): Name of the variable.
+        name (str): A label for the variable.
         grad: The initial gradient array.
         requires_grad (bool): Whether the gradient of this variable is
             computed during backprop.
@@ -873,7 +873,7 @@ class Parameter(Variable):
             ``None`` (NaN-filled). Scalars become
             :class:`~chainer.initializers.Constant`.
         shape (int or tuple of int): If given, the array is made at once.
-        name (str): Name of the parameter.
+        name (str): A label for the parameter.
 
     Attributes:
         initializer: The initializer used by :meth:`initialize`.
