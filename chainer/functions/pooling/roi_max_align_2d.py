@@ -44,7 +44,7 @@ class ROIMaxAlign2D(_roi.RoIAlign):
 
 def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale,
                      sampling_ratio=None):
-    """Spatial region of interest (RoI) max align.
+    """RoIAlign that keeps the largest sampled value of each bin.
 
     Each RoI, scaled by ``spatial_scale`` but not rounded, is split into
     ``outsize`` bins, and each output element is the maximum of the input,
