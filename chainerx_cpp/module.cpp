@@ -32,4 +32,5 @@ PYBIND11_MODULE(_kernels, m) {
     });
 
     chainerx_cpp::register_convolution(m);
+    chainerx_cpp::register_pooling(m);
 }
