@@ -26,7 +26,7 @@ def _preload_onednn():
     try:
         from importlib import metadata
         dist = metadata.distribution('onednn-cpu-gomp')
-    except Exception:  # NOQA: the wheel is not installed
+    except Exception:  # the wheel is not installed
         candidates = [os.path.join(sys.prefix, 'lib', 'libdnnl.so.3')]
     else:
         candidates = [str(dist.locate_file(f)) for f in dist.files or ()
@@ -39,6 +39,9 @@ def _preload_onednn():
 
 def _load():
     global _module, _reason
+    # Idle OpenMP threads of the kernels sleep rather than spin: spinning
+    # threads take the cores from NumPy's BLAS threads between kernels.
+    os.environ.setdefault('OMP_WAIT_POLICY', 'PASSIVE')
     try:
         _preload_onednn()
         _module = importlib.import_module('chainerx_cpp._kernels')
