@@ -22,16 +22,17 @@ the growth of the peak resident memory over five steps.
 Usage: python benchmarks/cpu_training.py [--repeat N] [--number N]
        [--only NAME ...] [--no-memory]
 Threads: both frameworks get 2 (OMP_NUM_THREADS and OPENBLAS_NUM_THREADS
-are set to 2 unless given) and OMP_WAIT_POLICY is PASSIVE unless given.
+are set to 2 unless given), and their OpenMP threads spin briefly before
+they sleep (GOMP_SPINCOUNT=10000, chainerx_cpp's default, unless given).
 """
 
 import os
 
 for _var in ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS'):
     os.environ.setdefault(_var, '2')
-# Both frameworks' OpenMP threads sleep when idle (chainerx_cpp's default):
-# spinning threads of one would slow the other down.
-os.environ.setdefault('OMP_WAIT_POLICY', 'PASSIVE')
+# Both frameworks' OpenMP threads spin only briefly when idle (chainerx_cpp's
+# default): long-spinning threads of one would slow the other down.
+os.environ.setdefault('GOMP_SPINCOUNT', '10000')
 
 import argparse  # NOQA: E402
 import json  # NOQA: E402

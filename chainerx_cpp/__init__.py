@@ -39,9 +39,11 @@ def _preload_onednn():
 
 def _load():
     global _module, _reason
-    # Idle OpenMP threads of the kernels sleep rather than spin: spinning
-    # threads take the cores from NumPy's BLAS threads between kernels.
-    os.environ.setdefault('OMP_WAIT_POLICY', 'PASSIVE')
+    # Idle OpenMP threads of the kernels spin only briefly before they
+    # sleep: long-spinning threads take the cores from NumPy's BLAS threads
+    # between kernels. (OMP_WAIT_POLICY=PASSIVE would be read by OpenBLAS
+    # too, whose threads then wake up slowly.)
+    os.environ.setdefault('GOMP_SPINCOUNT', '10000')
     try:
         _preload_onednn()
         _module = importlib.import_module('chainerx_cpp._kernels')
