@@ -41,8 +41,8 @@ def _load():
     global _module, _reason
     # Idle OpenMP threads of the kernels spin only briefly before they
     # sleep: long-spinning threads take the cores from NumPy's BLAS threads
-    # between kernels. (OMP_WAIT_POLICY=PASSIVE would be read by OpenBLAS
-    # too, whose threads then wake up slowly.)
+    # between kernels, while a short spin keeps back-to-back kernels from
+    # paying a wake-up each.
     os.environ.setdefault('GOMP_SPINCOUNT', '10000')
     try:
         _preload_onednn()
