@@ -81,13 +81,13 @@ class VariableNode:
 
     Args:
         variable (Variable): The variable this node stands for.
-        name (str): Name of the variable.
+        name (str): A label for the variable.
 
     Attributes:
         dtype: Data type of the variable's array.
         shape (tuple): Shape of the variable's array.
         data: The array retained for backward, or ``None``.
-        name (str): Name of the variable.
+        name (str): A label for the variable.
     """
 
     __slots__ = (
@@ -101,8 +101,15 @@ class VariableNode:
                 kwargs, grad='unexpected keyword argument "grad": pass the '
                 'gradient to chainer.Variable instead')
             argument.assert_kwargs_empty(kwargs)
-        _init_node(self, variable, variable._data, name,
-                   variable._requires_grad)
+        # The fields _init_variable gives the node of a new variable.
+        self._variable = weakref.ref(variable)
+        self._creator_node = None
+        self.data = None
+        self._rank = 0
+        self.name = name
+        self._requires_grad = variable._requires_grad
+        self._old_style_grad_generator = None
+        self._update_data_info(variable._data)
 
     @property
     def creator(self):
@@ -225,34 +232,16 @@ class VariableNode:
                 .format(self._old_style_grad_generator))
 
 
-def _init_node(node, variable, data, name, requires_grad):
-    # Sets every field of a new node standing for ``variable``, whose array
-    # is ``data``.
-    node._variable = weakref.ref(variable)
-    node._creator_node = None
-    node.data = None
-    node._rank = 0
-    node.name = name
-    node._requires_grad = requires_grad
-    node._old_style_grad_generator = None
-    if data is None:
-        node.dtype = None
-        node.shape = None
-    else:
-        node.dtype = data.dtype
-        node.shape = data.shape
-    return node
-
-
 _new_object = object.__new__
 
 
 def _init_variable(var, data, name, requires_grad, node=None):
-    """Sets every field of a new variable; the one way variables are built.
+    """Sets every field of a new variable and of its new node.
 
-    :class:`Variable`, its copies and the outputs of
-    :meth:`FunctionNode.apply` all come from here (the hot path: keep it
-    free of checks).
+    It is the one way variables are built: :class:`Variable`, its copies,
+    ``_init_unchecked`` and the outputs of :meth:`FunctionNode.apply` all
+    come here. It runs for every output of every function: no checks, and
+    the node is filled in place rather than by another call.
 
     Args:
         var (Variable): The new, bare variable (from ``__new__``).
@@ -270,8 +259,20 @@ def _init_variable(var, data, name, requires_grad, node=None):
     var._loss_scale = None
     var._grad_var = None
     if node is None:
-        node = _init_node(
-            _new_object(VariableNode), var, data, name, requires_grad)
+        node = _new_object(VariableNode)
+        node._variable = weakref.ref(var)
+        node._creator_node = None
+        node.data = None
+        node._rank = 0
+        node.name = name
+        node._requires_grad = requires_grad
+        node._old_style_grad_generator = None
+        if data is None:
+            node.dtype = None
+            node.shape = None
+        else:
+            node.dtype = data.dtype
+            node.shape = data.shape
     else:
         node._variable = weakref.ref(var)
     var._node = node
@@ -311,7 +312,7 @@ class Variable:
 
     Args:
         data: The initial array, or ``None``.
-        name (str): Name of the variable.
+        name (str): A label for the variable.
         grad: The initial gradient array.
         requires_grad (bool): Whether the gradient of this variable is
             computed during backprop.
@@ -873,7 +874,7 @@ class Parameter(Variable):
             ``None`` (NaN-filled). Scalars become
             :class:`~chainer.initializers.Constant`.
         shape (int or tuple of int): If given, the array is made at once.
-        name (str): Name of the parameter.
+        name (str): A label for the parameter.
 
     Attributes:
         initializer: The initializer used by :meth:`initialize`.

@@ -32,6 +32,7 @@ PYBIND11_MODULE(_kernels, m) {
     });
 
     chainerx_cpp::register_convolution(m);
+    chainerx_cpp::register_pooling(m);
     chainerx_cpp::register_softmax(m);
     chainerx_cpp::register_batch_norm(m);
 }

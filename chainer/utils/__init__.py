@@ -66,7 +66,7 @@ def sum_to(x, shape):
 
     Args:
         x: An array whose shape is ``shape`` broadcast to some larger shape.
-        shape (tuple of int): The target shape.
+        shape (tuple of int): The shape to reach.
 
     Returns:
         An array of shape ``shape``.

@@ -181,17 +181,19 @@ def _collect():
 
 
 @pytest.fixture(scope='module')
-def imports():
+def imports(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp('layering') / 'imports.json')
     spec = importlib.util.find_spec('chainer')
     repo = os.path.dirname(spec.submodule_search_locations[0])
     env = dict(os.environ)
     env['PYTHONPATH'] = os.pathsep.join(
         [repo] + [p for p in [env.get('PYTHONPATH')] if p])
     result = subprocess.run(
-        [sys.executable, os.path.abspath(__file__)], cwd=repo, env=env,
-        capture_output=True, text=True, timeout=120)
+        [sys.executable, os.path.abspath(__file__), out], cwd=repo,
+        env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    with open(out) as f:
+        return json.load(f)
 
 
 def _upward(pairs):
@@ -240,4 +242,5 @@ def test_the_check_sees_the_core():
 
 
 if __name__ == '__main__':
-    json.dump(_collect(), sys.stdout)
+    with open(sys.argv[1], 'w') as f:
+        json.dump(_collect(), f)

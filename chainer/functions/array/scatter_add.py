@@ -57,8 +57,8 @@ def scatter_add(a, slices, b):
     several times accumulate all their values.
 
     Args:
-        a (:class:`~chainer.Variable` or :ref:`ndarray`): The base
-            variable.
+        a (:class:`~chainer.Variable` or :ref:`ndarray`): The array that
+            ``b`` is added into.
         slices (int, slice, Ellipsis, None, integer array-like, boolean\
         array-like or tuple of them): The index into ``a``, as for
             :func:`~chainer.functions.get_item`.

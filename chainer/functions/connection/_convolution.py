@@ -104,7 +104,7 @@ def forward(x, W, b, stride, pad, outs, dilate, groups):
         The output of shape ``(n, c_O) + outs`` and the dtype of ``x``.
     """
     kernels = _kernels.get((x, W, b))
-    if kernels is not None:
+    if kernels is not None and x.ndim <= 5:
         try:
             return kernels.convolution_forward(
                 _contiguous(x), _contiguous(W), _contiguous(b),
@@ -138,7 +138,7 @@ def grad_weight(x, gy, ksize, stride, pad, dilate, groups, w_dtype):
         ``w_dtype``.
     """
     kernels = _kernels.get((x, gy))
-    if kernels is not None and x.dtype == w_dtype:
+    if kernels is not None and x.ndim <= 5 and x.dtype == w_dtype:
         try:
             gW, _ = kernels.convolution_backward_weights(
                 _contiguous(x), _contiguous(gy),
@@ -171,7 +171,7 @@ def transposed(x, W, b, stride, pad, outs, dilate, groups):
         The output of shape ``(n, c_O) + outs`` and the dtype of ``x``.
     """
     kernels = _kernels.get((x, W, b))
-    if kernels is not None:
+    if kernels is not None and x.ndim <= 5:
         try:
             y = kernels.convolution_backward_data(
                 _contiguous(x), _contiguous(W),

@@ -47,7 +47,8 @@ def logsumexp(x, axis=None):
        y_i = \\log\\left(\\sum_j \\exp(x_{ij})\\right)
 
     It is computed stably: the elements are shifted by their maximum
-    before the exponential.
+    before the exponential. As in Chainer 7.8, a reduction whose maximum
+    is infinite (or NaN) gives NaN.
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): A float array.

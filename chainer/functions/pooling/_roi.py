@@ -18,8 +18,10 @@ import numbers
 import numpy
 
 from chainer import backend
+from chainer import function
 from chainer.functions import _numerics
 from chainer import utils
+from chainer.utils import type_check
 
 
 def _pair(x):
@@ -329,3 +331,101 @@ def interpolate(x_planes, batch, taps):
         value = value + weight * x_planes[batch[:, None, None, None],
                                           channels, pixel]
     return value
+
+
+# The functions of (x, rois, roi_indices)
+
+def check_roi_types(in_types, float32_only=False):
+    """Type check of ``(x, rois, roi_indices)`` of a RoI function."""
+    type_check._argname(in_types, ('x', 'rois', 'roi_indices'))
+    x_type, roi_type, roi_index_type = in_types
+    if float32_only:
+        type_check.expect(
+            x_type.dtype == numpy.float32,
+            roi_type.dtype == numpy.float32,
+        )
+    else:
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            x_type.dtype == roi_type.dtype,
+        )
+    type_check.expect(
+        x_type.ndim == 4,
+        roi_type.ndim == 2,
+        roi_index_type.dtype == numpy.int32,
+        roi_index_type.ndim == 1,
+    )
+    type_check.expect(
+        roi_type.shape[1] == 4,
+        roi_type.shape[0] == roi_index_type.shape[0],
+    )
+
+
+def roi_bins(rois, spatial_scale, outh, outw, height, width, extra=0):
+    """Pixel bounds ``(ys, xs)`` of the integer bins of RoIs
+    ``(y_min, x_min, y_max, x_max)`` (see :func:`integer_rois` for
+    ``extra``), each a ``(lo, hi)`` pair as :func:`integer_bins` gives."""
+    y0, x0, roi_h, roi_w = integer_rois(rois, spatial_scale, extra)
+    return (integer_bins(y0, roi_h, outh, height),
+            integer_bins(x0, roi_w, outw, width))
+
+
+class RoIFunction(function.Function):
+    """Base of the RoI functions called on ``(x, rois, roi_indices)``.
+
+    It validates ``outsize`` and ``spatial_scale`` (setting ``outh``,
+    ``outw`` and ``spatial_scale``) and type-checks the inputs. float32 is
+    required when ``_float32_only`` is set.
+    """
+
+    _float32_only = False
+
+    def __init__(self, outsize, spatial_scale):
+        self.outh, self.outw, self.spatial_scale = \
+            parse_outsize_and_scale(outsize, spatial_scale)
+
+    def check_type_forward(self, in_types):
+        check_roi_types(in_types, float32_only=self._float32_only)
+
+    def _retain(self, inputs):
+        # Keeps rois and roi_indices for backward and records the shape of
+        # x; returns the inputs.
+        self.retain_inputs((1, 2))
+        self._bottom_data_shape = inputs[0].shape
+        return inputs
+
+    def _output_shape(self, rois, x):
+        return len(rois), x.shape[1], self.outh, self.outw
+
+    def _bins(self, rois, height, width):
+        # The integer bins of the pooling variants.
+        return roi_bins(rois, self.spatial_scale, self.outh, self.outw,
+                        height, width)
+
+
+class RoIAlign(RoIFunction):
+    """Base of the align functions: bilinear samples in each bin.
+
+    Besides :class:`RoIFunction`'s arguments it validates
+    ``sampling_ratio``.
+    """
+
+    _float32_only = True
+
+    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
+        super().__init__(outsize, spatial_scale)
+        self.sampling_ratio = parse_sampling_ratio(sampling_ratio)
+
+    def _grid(self, rois):
+        return SampleGrid(rois, self.spatial_scale, self.outh, self.outw,
+                          self.sampling_ratio)
+
+    @staticmethod
+    def _samples(grid, height, width):
+        # Yields (iy, ix, taps, valid) for each sample offset of the grid:
+        # the bilinear taps of the samples and the mask of those that exist
+        # and lie in the image.
+        for iy, ix, in_grid in grid.offsets():
+            taps, inside = bilinear_taps(
+                *grid.coordinates(iy, ix), height, width)
+            yield iy, ix, taps, inside & in_grid
