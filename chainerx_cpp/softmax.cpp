@@ -2,11 +2,13 @@
 // fused softmax cross entropy of a (N, C) batch of scores.
 //
 // An array of shape (..., C, ...) is viewed as (outer, C, inner), with the
-// softmax taken along C. The float32 softmax and both gradients go through
-// oneDNN's softmax primitive; the log-softmax (whose oneDNN version is less
-// accurate than float32 allows) and float64 through the loops below, which
-// follow the formulas of Chainer's NumPy code: y = exp(x - max) / sum, log y = x - (max + log(sum)), so a
-// row whose maximum is infinite or NaN gives NaN as it does there.
+// softmax taken along C. The loops below follow the formulas of Chainer's
+// NumPy code, y = exp(x - max) / sum and log y = x - (max + log(sum)), so
+// that a row whose maximum is infinite or NaN gives NaN as it does there.
+// They serve float64, the float32 log-softmax (oneDNN's is less accurate
+// than float32 allows) and the cross entropy. The float32 softmax and the
+// float32 gradients go through oneDNN's softmax primitive; the rows where
+// its softmax treats infinities otherwise are done again by the loops.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -96,13 +98,15 @@ void onednn_backward(const AxisView& v, bool log, const void* y,
 
 // ---- loops ----------------------------------------------------------------
 
-// exp(v), written so that the compiler vectorizes loops over it: Cody and
-// Waite's reduction v = n ln2 + r, a polynomial (float) or rational
-// (double) approximation of exp(r), and 2**n set in the exponent bits; it
-// is within two ulps of the exact value. Results below the smallest normal
-// number flush to zero; infinities and NaN come out as exp gives them.
+// exp(v), written so that the compiler vectorizes loops over it: v is split
+// as n ln2 + r with |r| <= ln2 / 2 (ln2 in a high part exact in few bits
+// and a low part, so that n ln2 is exact enough), exp(r) is its Taylor
+// polynomial (degree 7 in float, 13 in double: the remainder is below half
+// an ulp), and 2**n goes into the exponent bits. Results below the
+// smallest normal number flush to zero; infinities and NaN come out as
+// exp gives them.
 inline __attribute__((always_inline)) float exp_approx(float v) {
-    const float lo = -87.33654f, hi = 88.3762626647949f;
+    const float lo = -87.33654f, hi = 88.37626f;
     float c = v < lo ? lo : v;
     c = c > hi ? hi : c;
     // Adding 1.5 * 2**23 rounds to an integer n held in the low bits.
@@ -110,14 +114,15 @@ inline __attribute__((always_inline)) float exp_approx(float v) {
     float t = c * 1.44269504088896341f + magic;
     const float n = t - magic;
     float r = c - n * 0.693359375f;
-    r = r - n * -2.12194440e-4f;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    p = p * r * r + r + 1.0f;
+    r = r - n * -2.1219444005469058e-4f;
+    float p = 1.0f / 5040;
+    p = p * r + 1.0f / 720;
+    p = p * r + 1.0f / 120;
+    p = p * r + 1.0f / 24;
+    p = p * r + 1.0f / 6;
+    p = p * r + 0.5f;
+    p = p * r + 1.0f;
+    p = p * r + 1.0f;
     uint32_t bits;
     std::memcpy(&bits, &t, sizeof bits);
     bits = (bits + 127u) << 23;
@@ -136,25 +141,23 @@ inline __attribute__((always_inline)) double exp_approx(double v) {
     const double magic = 6755399441055744.0;  // 1.5 * 2**52
     double t = c * 1.4426950408889634 + magic;
     const double n = t - magic;
-    double r = c - n * 6.93145751953125e-1;
-    r = r - n * 1.42860682030941723212e-6;
-    const double rr = r * r;
-    const double px =
-        r * ((1.26177193074810590878e-4 * rr + 3.02994407707441961300e-2) *
-                 rr +
-             9.99999999999999999910e-1);
-    const double qx =
-        ((3.00198505138664455042e-6 * rr + 2.52448340349684104192e-3) * rr +
-         2.27265548208155028766e-1) *
-            rr +
-        2.00000000000000000009e0;
-    const double e = 1.0 + 2.0 * (px / (qx - px));
+    double r = c - n * 0.693145751953125;
+    r = r - n * 1.4286068203094172321e-6;
+    // Horner's scheme over 1 / k!, k from 13 down to 0.
+    constexpr double inv_fact[] = {
+        1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0,
+        1.0 / 3628800.0,    1.0 / 362880.0,    1.0 / 40320.0,
+        1.0 / 5040.0,       1.0 / 720.0,       1.0 / 120.0,
+        1.0 / 24.0,         1.0 / 6.0,         0.5,
+        1.0,                1.0};
+    double p = inv_fact[0];
+    for (int i = 1; i < 14; ++i) p = p * r + inv_fact[i];
     uint64_t bits;
     std::memcpy(&bits, &t, sizeof bits);
     bits = (bits + 1023u) << 52;
     double scale;
     std::memcpy(&scale, &bits, sizeof scale);
-    double y = e * scale;
+    double y = p * scale;
     y = v < lo ? 0.0 : y;
     y = v > hi ? std::numeric_limits<double>::infinity() : y;
     return v != v ? v : y;
