@@ -66,6 +66,10 @@ Planes planes_of(const array& x) {
     return {x.shape(0), x.shape(1), x.size() / (x.shape(0) * x.shape(1))};
 }
 
+// Below this many elements a kernel runs on one thread: waking the others
+// costs more than they save.
+constexpr int64_t kParallelMin = 1 << 18;
+
 constexpr int kLanes = 16;
 
 // The sums over the planes of channel ch of f(i) and g(i), i the flat
@@ -112,7 +116,7 @@ void loop_forward(const Planes& p, const T* x, const T* gamma,
                   const T* beta, T* mean, T* var, double eps, bool batch,
                   T* y) {
     const double m = static_cast<double>(p.n * p.s);
-#pragma omp parallel for if (p.n * p.c * p.s >= (1 << 15))
+#pragma omp parallel for if (p.n * p.c * p.s >= kParallelMin)
     for (int64_t ch = 0; ch < p.c; ++ch) {
         if (batch) {
             const auto zero = [](int64_t) { return T(0); };
@@ -147,7 +151,7 @@ void loop_backward(const Planes& p, const T* x, const T* gamma,
                    const T* mean, const T* inv_std, const T* gy,
                    bool global_stats, T* gx, T* ggamma, T* gbeta) {
     const T inv_m = static_cast<T>(1.0 / std::max<double>(p.n * p.s, 1));
-#pragma omp parallel for if (p.n * p.c * p.s >= (1 << 15))
+#pragma omp parallel for if (p.n * p.c * p.s >= kParallelMin)
     for (int64_t ch = 0; ch < p.c; ++ch) {
         const T mu = mean[ch], is = inv_std[ch];
         double sum_gy, sum_gy_x_hat;
@@ -261,6 +265,7 @@ void run_forward(const array& x, const array& gamma, const array& beta,
     void* v = const_cast<void*>(var.data());
     py::gil_scoped_release release;
     if (x.ndim() == 2) {
+        SerialScope serial(x.size() < kParallelMin);
         onednn_forward(x, gamma.data(), beta.data(), m, v, eps, batch,
                        y.mutable_data());
     } else if (is_f32(x)) {
@@ -310,6 +315,7 @@ py::tuple backward(const array& x, const array& gamma, const array& mean,
     {
         py::gil_scoped_release release;
         if (x.ndim() == 2) {
+            SerialScope serial(x.size() < kParallelMin);
             onednn_backward(x, gamma, mean, inv_std, gy, global_stats,
                             gx.mutable_data(), ggamma.mutable_data(),
                             gbeta.mutable_data());

@@ -18,8 +18,9 @@
 namespace chainerx_cpp {
 namespace {
 
-// Below this many elements a loop runs on one thread.
-constexpr int64_t kParallelMin = 1 << 15;
+// Below this many elements a kernel runs on one thread: waking the others
+// costs more than they save.
+constexpr int64_t kParallelMin = 1 << 18;
 
 struct AxisView {
     int64_t outer, classes, inner;
@@ -445,6 +446,7 @@ array forward(const array& x, int64_t axis, bool log) {
     }
     py::gil_scoped_release release;
     if (f32 && !log) {
+        SerialScope serial(x.size() < kParallelMin);
         onednn_forward(v, log, x.data(), y.mutable_data());
         redo_nonfinite(v, static_cast<const float*>(x.data()),
                        static_cast<float*>(y.mutable_data()));
@@ -471,6 +473,7 @@ array backward(const array& y, const array& gy, int64_t axis, bool log) {
     }
     py::gil_scoped_release release;
     if (f32) {
+        SerialScope serial(y.size() < kParallelMin);
         onednn_backward(v, log, y.data(), gy.data(), gx.mutable_data());
     } else {
         loop_backward(v, log, static_cast<const double*>(y.data()),
