@@ -63,10 +63,10 @@ def _availability(flag):
 
 def _cpp_kernels_available():
     try:
-        import chainerx_cpp  # NOQA
+        import chainerx_cpp
     except ImportError:
         return False
-    return True
+    return chainerx_cpp.is_available()
 
 
 def _get_runtime_info():
