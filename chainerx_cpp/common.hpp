@@ -57,5 +57,9 @@ inline int64_t size_of(const dims& shape) {
 void register_convolution(py::module_& m);
 void register_pooling(py::module_& m);
 void register_linear(py::module_& m);
+void register_eltwise(py::module_& m);
+void register_lstm(py::module_& m);
+void register_embed(py::module_& m);
+void register_optimizers(py::module_& m);
 
 }  // namespace chainerx_cpp
