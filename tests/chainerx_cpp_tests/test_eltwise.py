@@ -67,6 +67,7 @@ def test_forward_backward(function, dtype, shape, layout):
         testing.assert_allclose(e, a, **_tol(dtype))
 
 
+@pytest.mark.filterwarnings('ignore::RuntimeWarning')
 @pytest.mark.parametrize('function', _FUNCTIONS)
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
 def test_special_values(function, dtype):
@@ -109,3 +110,15 @@ def test_kernels_reject_bad_input(name):
         backward(x, x.astype(numpy.float64))
     with pytest.raises(ValueError):
         backward(x, x[:2])
+
+
+@pytest.mark.parametrize('function,name', [
+    (F.relu, 'relu'), (F.sigmoid, 'sigmoid'), (F.tanh, 'tanh')])
+def test_dispatch(function, name, kernel_calls):
+    x = numpy.ones((2, 3), numpy.float32)
+    with chainer.using_config('use_chainerx_cpp', 'always'):
+        _forward_backward(function, x, x)()
+    assert kernel_calls == [name + '_forward', name + '_backward']
+    with chainer.using_config('use_chainerx_cpp', 'never'):
+        _forward_backward(function, x, x)()
+    assert len(kernel_calls) == 2
