@@ -44,7 +44,8 @@ def _extensions():
         'chainerx_cpp._kernels', sources, cxx_std=17,
         include_dirs=[include_dir, 'chainerx_cpp'],
         library_dirs=[lib_dir], libraries=['dnnl'],
-        extra_compile_args=['-O3', '-fopenmp'],
+        extra_compile_args=['-O3', '-fopenmp', '-fno-math-errno',
+                            '-fno-trapping-math'],
         extra_link_args=['-fopenmp'])]
 
 

@@ -16,14 +16,14 @@ using loops::out;
 struct Relu {
     template <typename T>
     static T f(T x) {
-        return (x > 0 || x != x) ? x : T(0);
+        return ((x > 0) | (x != x)) ? x : T(0);
     }
 };
 
 struct ReluGrad {
     template <typename T>
     static T f(T y, T gy) {
-        return gy * T(y > 0);
+        return gy * (y > 0 ? T(1) : T(0));
     }
 };
 

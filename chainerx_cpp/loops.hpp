@@ -3,11 +3,11 @@
 // typed access to NumPy buffers, argument checks, the float32/float64
 // dispatch and vectorisable tanh.
 //
-// The loops are compiled several times (AVX-512, AVX2 and the baseline)
-// and the best one for the running CPU is chosen at load time. On glibc
-// 2.35 and later, tanh inside a `#pragma omp simd` loop is computed by the
-// vector functions of libmvec (which libm pulls in), so that the
-// transcendental loops vectorise like the arithmetic ones.
+// On x86-64 with glibc 2.35 or later, the loops are compiled several
+// times (AVX-512, AVX2 and the baseline), the best one for the running CPU
+// being chosen at load time, and tanh and expm1 inside a `#pragma omp simd`
+// loop are computed by the vector functions of libmvec (which libm pulls
+// in), so that the transcendental loops vectorise like the arithmetic ones.
 #pragma once
 
 #include <omp.h>
@@ -33,7 +33,7 @@ extern "C" {
 #pragma omp declare simd notinbranch
 float tanhf(float) noexcept;
 #pragma omp declare simd notinbranch
-double tanh(double) noexcept;
+double expm1(double) noexcept;
 }
 #define CHAINERX_CPP_CLONES \
     __attribute__((target_clones("avx512f", "avx2", "default")))
@@ -45,11 +45,21 @@ namespace chainerx_cpp {
 namespace loops {
 
 // Loops over fewer elements than this run on one thread: starting the
-// OpenMP team costs more than it saves.
-constexpr int64_t kParallelGrain = 1 << 15;
+// OpenMP team (and waiting for its slowest thread on a busy machine) costs
+// more than it saves on such memory-bound loops.
+constexpr int64_t kParallelGrain = 1 << 17;
+
+// The same for loops that compute several transcendentals an element.
+constexpr int64_t kParallelGrainHeavy = 1 << 13;
 
 inline float tanh_of(float x) { return ::tanhf(x); }
-inline double tanh_of(double x) { return ::tanh(x); }
+
+// The vector tanh of libmvec is slower in float64 than this form through
+// expm1, which is as accurate (a few ulp) and cannot overflow.
+inline double tanh_of(double x) {
+    const double t = ::expm1(-2 * std::fabs(x));
+    return std::copysign(-t / (t + 2), x);
+}
 
 // The logistic sigmoid as tanh(x / 2) / 2 + 1 / 2, Chainer's stable form.
 template <typename T>

@@ -60,7 +60,7 @@ CHAINERX_CPP_CLONES void forward_loop(const T* c_prev, const T* x, T* c,
                                       T* h, int64_t n, int64_t rest) {
     const int64_t stride = kFlat ? 1 : rest;
 #pragma omp parallel for simd schedule(static) \
-    if (n >= loops::kParallelGrain / 4)
+    if (n >= loops::kParallelGrainHeavy)
     for (int64_t j = 0; j < n; ++j) {
         const T* g = x + gate_base<kFlat>(j, rest);
         const T a = tanh_of(g[0]);
@@ -73,14 +73,15 @@ CHAINERX_CPP_CLONES void forward_loop(const T* c_prev, const T* x, T* c,
     }
 }
 
-template <bool kFlat, typename T>
+// kGc and kGh say whether gc and gh are given (else they count as zero).
+template <bool kFlat, bool kGc, bool kGh, typename T>
 CHAINERX_CPP_CLONES void backward_loop(const T* c_prev, const T* x,
                                        const T* c, const T* gc, const T* gh,
                                        T* gc_prev, T* gx, int64_t n,
                                        int64_t rest) {
     const int64_t stride = kFlat ? 1 : rest;
 #pragma omp parallel for simd schedule(static) \
-    if (n >= loops::kParallelGrain / 4)
+    if (n >= loops::kParallelGrainHeavy)
     for (int64_t j = 0; j < n; ++j) {
         const int64_t base = gate_base<kFlat>(j, rest);
         const T* g = x + base;
@@ -90,14 +91,14 @@ CHAINERX_CPP_CLONES void backward_loop(const T* c_prev, const T* x,
         const T o = sigmoid_of(g[3 * stride]);
         const T co = tanh_of(c[j]);
         // The gradient reaching the new cell state.
-        T total = gh ? o * gh[j] * (T(1) - co * co) : T(0);
-        if (gc) total += gc[j];
+        T total = kGh ? o * gh[j] * (T(1) - co * co) : T(0);
+        if (kGc) total += gc[j];
         gc_prev[j] = total * f;
         T* gg = gx + base;
         gg[0] = total * (i * (T(1) - a * a));
         gg[stride] = total * (a * i * (T(1) - i));
         gg[2 * stride] = total * (c_prev[j] * f * (T(1) - f));
-        gg[3 * stride] = gh ? gh[j] * (co * o * (T(1) - o)) : T(0);
+        gg[3 * stride] = kGh ? gh[j] * (co * o * (T(1) - o)) : T(0);
     }
 }
 
@@ -159,10 +160,29 @@ py::tuple backward(const array& c_prev, const array& x, const array& c_next,
         const int64_t n = l.cells();
         const int64_t tail = (l.cell_batch - l.batch) * l.units * l.rest;
         py::gil_scoped_release release;
+        const auto run = [&](auto flat, auto has_gc, auto has_gh) {
+            backward_loop<decltype(flat)::value, decltype(has_gc)::value,
+                          decltype(has_gh)::value>(
+                pc, px, pcn, pgc, pgh, pgcp, pgx, n, l.rest);
+        };
+        const auto with_gh = [&](auto flat, auto has_gc) {
+            if (pgh) {
+                run(flat, has_gc, std::true_type{});
+            } else {
+                run(flat, has_gc, std::false_type{});
+            }
+        };
+        const auto with_gc = [&](auto flat) {
+            if (pgc) {
+                with_gh(flat, std::true_type{});
+            } else {
+                with_gh(flat, std::false_type{});
+            }
+        };
         if (l.rest == 1) {
-            backward_loop<true>(pc, px, pcn, pgc, pgh, pgcp, pgx, n, l.rest);
+            with_gc(std::true_type{});
         } else {
-            backward_loop<false>(pc, px, pcn, pgc, pgh, pgcp, pgx, n, l.rest);
+            with_gc(std::false_type{});
         }
         if (tail) {
             if (pgc) {
