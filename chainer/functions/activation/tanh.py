@@ -11,6 +11,9 @@ if cuda.cudnn_enabled:
     _cudnn = cuda.cudnn
     _mode = cuda.libcudnn.CUDNN_ACTIVATION_TANH
 
+# NumPy's own float32 tanh is faster than the compiled kernel's.
+_KERNEL_DTYPES = (numpy.dtype(numpy.float64),)
+
 
 class Tanh(function_node.FunctionNode):
 
@@ -26,7 +29,7 @@ class Tanh(function_node.FunctionNode):
     def forward_cpu(self, inputs):
         self.retain_outputs((0,))
         x, = inputs
-        kernels = _kernels.get((x,), _kernels.FLOATS)
+        kernels = _kernels.get((x,), _KERNEL_DTYPES)
         if kernels is not None:
             return kernels.tanh_forward(numpy.asarray(x, order='C')),
         return utils.force_array(numpy.tanh(x)),
