@@ -45,7 +45,7 @@ def _extensions():
         include_dirs=[include_dir, 'chainerx_cpp'],
         library_dirs=[lib_dir], libraries=['dnnl'],
         extra_compile_args=['-O3', '-fopenmp', '-fno-math-errno',
-                            '-fno-trapping-math'],
+                            '-fno-trapping-math', '-ffp-contract=off'],
         extra_link_args=['-fopenmp'])]
 
 

@@ -80,7 +80,7 @@ void backward(const array& ids, const array& gy, array gw,
     require_contiguous(ids, "ids", 1);
     loops::require_float(gw, "gW");
     require_contiguous(gy, "gy", 2);
-    if (gw.ndim() != 2 || !gy.dtype().is(gw.dtype()) ||
+    if (gw.ndim() != 2 || !gy.dtype().equal(gw.dtype()) ||
         gy.shape(0) != ids.shape(0) || gy.shape(1) != gw.shape(1)) {
         throw std::invalid_argument(
             "ids, gy and gW must be (n,), (n, d) and (V, d) arrays");

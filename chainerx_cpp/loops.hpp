@@ -78,8 +78,10 @@ T* out(array& a) {
     return static_cast<T*>(a.mutable_data());
 }
 
+// Whether `a` holds native float32 (size 4) or float64 (size 8) values.
 inline bool is_float(const array& a, py::ssize_t size) {
-    return a.dtype().kind() == 'f' && a.dtype().itemsize() == size;
+    return a.dtype().equal(size == 4 ? py::dtype::of<float>()
+                                     : py::dtype::of<double>());
 }
 
 // Checks that `a` is a C-contiguous float32 or float64 array.
@@ -94,7 +96,7 @@ inline void require_float(const array& a, const char* name) {
 // Checks that `b` is a C-contiguous array of the dtype and shape of `a`.
 inline void require_like(const array& a, const array& b, const char* name) {
     require_contiguous(b, name, -1);
-    if (!b.dtype().is(a.dtype())) {
+    if (!b.dtype().equal(a.dtype())) {
         throw std::invalid_argument(
             std::string(name) + " has a different dtype");
     }

@@ -27,7 +27,7 @@ struct Layout {
 Layout layout_of(const array& c_prev, const array& x) {
     loops::require_float(c_prev, "c_prev");
     require_contiguous(x, "x", c_prev.ndim());
-    if (!x.dtype().is(c_prev.dtype())) {
+    if (!x.dtype().equal(c_prev.dtype())) {
         throw std::invalid_argument("x and c_prev differ in dtype");
     }
     if (c_prev.ndim() < 2) {
@@ -142,7 +142,7 @@ py::tuple backward(const array& c_prev, const array& x, const array& c_next,
         require_contiguous(gh, "gh", c_prev.ndim());
         dims h_shape = shape_of(c_prev);
         h_shape[0] = l.batch;
-        if (!gh.dtype().is(c_prev.dtype()) || shape_of(gh) != h_shape) {
+        if (!gh.dtype().equal(c_prev.dtype()) || shape_of(gh) != h_shape) {
             throw std::invalid_argument("gh differs from h in dtype or shape");
         }
     }
