@@ -55,14 +55,14 @@ class _OptionalBuildExt(build_ext):
     def run(self):
         try:
             super().run()
-        except Exception as e:  # NOQA: compiler or linker failure
+        except Exception as e:  # compiler or linker failure
             print('chainerx_cpp: build failed, kernels disabled: {}'.format(
                 e), file=sys.stderr)
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
-        except Exception as e:  # NOQA: compiler or linker failure
+        except Exception as e:  # compiler or linker failure
             print('chainerx_cpp: build failed, kernels disabled: {}'.format(
                 e), file=sys.stderr)
 

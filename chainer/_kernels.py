@@ -18,7 +18,7 @@ from chainer import configuration
 
 try:
     import chainerx_cpp
-except ImportError:  # NOQA: the package is absent, not only the module
+except ImportError:  # the package is absent, not only the module
     chainerx_cpp = None
 
 _module = None if chainerx_cpp is None else chainerx_cpp.get_kernels()

@@ -253,9 +253,12 @@ def get_array_module(*args):
         module: :mod:`cupy` if any argument is (or holds) a CuPy array,
         :mod:`numpy` otherwise.
     """
-    if not cuda.available:
-        return numpy
-    return cuda._cupy_array_module(args)
+    if cuda.available:
+        # NumPy arrays are the common case: they need no look at CuPy.
+        for arg in args:
+            if not isinstance(arg, numpy.ndarray):
+                return cuda._cupy_array_module(args)
+    return numpy
 
 
 def get_device_from_array(*arrays):

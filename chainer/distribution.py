@@ -67,32 +67,32 @@ class Distribution(object):
 
     @property
     def mean(self):
-        """~chainer.Variable: The mean of the distribution."""
+        """~chainer.Variable: Its expected value."""
         raise NotImplementedError
 
     @property
     def mode(self):
-        """~chainer.Variable: The mode of the distribution."""
+        """~chainer.Variable: Its most likely value."""
         raise NotImplementedError
 
     @property
     def variance(self):
-        """~chainer.Variable: The variance of the distribution."""
+        """~chainer.Variable: Its variance."""
         raise NotImplementedError
 
     @property
     def stddev(self):
-        """~chainer.Variable: The standard deviation of the distribution."""
+        """~chainer.Variable: Its standard deviation."""
         raise NotImplementedError
 
     @property
     def covariance(self):
-        """~chainer.Variable: The covariance matrix of the distribution."""
+        """~chainer.Variable: Its covariance matrix."""
         raise NotImplementedError
 
     @property
     def entropy(self):
-        """~chainer.Variable: The entropy of the distribution."""
+        """~chainer.Variable: Its entropy."""
         raise NotImplementedError
 
     def cdf(self, x):

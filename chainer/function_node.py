@@ -16,38 +16,10 @@ from chainer import variable
 
 
 _Variable = variable.Variable
-_VariableNode = variable.VariableNode
 _ARRAY_TYPES = variable._ARRAY_TYPES
+_init_variable = variable._init_variable
+_new_object = object.__new__
 _config_local, _global_settings = configuration._entry_tables()
-
-
-def _make_output(func, data, requires_grad, outputs):
-    if not isinstance(data, _ARRAY_TYPES) and data is not None:
-        raise TypeError(
-            'forward output must be a tuple of ndarrays.\nFunction: {}\n'
-            'Actual output types: {}'.format(
-                func.label, tuple([type(y) for y in outputs])))
-    var = _Variable.__new__(_Variable)
-    var._data = data
-    var._requires_grad = requires_grad
-    var._loss_scale = None
-    var._grad_var = None
-    node = _VariableNode.__new__(_VariableNode)
-    node._variable = weakref.ref(var)
-    node._creator_node = None
-    node.data = None
-    node._rank = 0
-    node.name = None
-    node._requires_grad = requires_grad
-    node._old_style_grad_generator = None
-    if data is None:
-        node.dtype = None
-        node.shape = None
-    else:
-        node.dtype = data.dtype
-        node.shape = data.shape
-    var._node = node
-    return var
 
 
 class FunctionNode:
@@ -190,9 +162,16 @@ class FunctionNode:
                         self.label))
             self.stack = traceback.extract_stack()
 
-        make_output = _make_output
+        for y in outputs:
+            if not isinstance(y, _ARRAY_TYPES) and y is not None:
+                raise TypeError(
+                    'forward output must be a tuple of ndarrays.\n'
+                    'Function: {}\nActual output types: {}'.format(
+                        self.label, tuple([type(y) for y in outputs])))
+        init = _init_variable
         ret = tuple([
-            make_output(self, y, requires_grad, outputs) for y in outputs])
+            init(_new_object(_Variable), y, None, requires_grad)
+            for y in outputs])
 
         if local.get('enable_backprop', settings['enable_backprop']):
             self._link(input_vars, ret, outputs, local)
@@ -255,7 +234,7 @@ class FunctionNode:
         """
 
     def forward(self, inputs):
-        """Computes the outputs from the input arrays.
+        """Runs the computation on raw arrays.
 
         By default it calls :meth:`forward_cpu` or :meth:`forward_gpu`
         according to the array type of the first input.

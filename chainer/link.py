@@ -191,7 +191,7 @@ class Link(device_resident.DeviceResident):
             name (str): Attribute name of the parameter.
             shape (int or tuple of int): Its shape; ``None`` leaves it
                 uninitialized.
-            dtype: Data type of the parameter.
+            dtype: The parameter's dtype.
             initializer: Initializer of the array; NaN-filled if ``None``.
         """
         self._check_init_done()

@@ -161,7 +161,7 @@ class UpdateRule:
 
     Attributes:
         enabled (bool): If ``False``, :meth:`update` does nothing.
-        hyperparam (Hyperparameter): The hyperparameter of the rule.
+        hyperparam (Hyperparameter): The rule's hyperparameters.
         t (int): Number of updates made by the rule.
     """
 
@@ -198,7 +198,7 @@ class UpdateRule:
         """Removes the hook registered under ``name``.
 
         Args:
-            name (str): Name of the hook.
+            name (str): The key the hook is registered under.
         """
         self._hookable.remove_hook(name)
 
@@ -461,7 +461,7 @@ class Optimizer:
         return self
 
     def update(self, lossfun=None, *args, **kwds):
-        """Updates the parameters of the target link.
+        """Takes one step on every parameter of the target link.
 
         Args:
             lossfun (callable): Called as ``lossfun(*args, **kwds)``, it
@@ -513,7 +513,7 @@ class Optimizer:
         """Removes the hook registered under ``name``.
 
         Args:
-            name (str): Name of the hook.
+            name (str): The key the hook is registered under.
         """
         self._check_set_up()
         self._hookable.remove_hook(name)

@@ -81,13 +81,13 @@ class VariableNode:
 
     Args:
         variable (Variable): The variable this node stands for.
-        name (str): Name of the variable.
+        name (str): A label for the variable.
 
     Attributes:
         dtype: Data type of the variable's array.
         shape (tuple): Shape of the variable's array.
         data: The array retained for backward, or ``None``.
-        name (str): Name of the variable.
+        name (str): A label for the variable.
     """
 
     __slots__ = (
@@ -101,6 +101,7 @@ class VariableNode:
                 kwargs, grad='unexpected keyword argument "grad": pass the '
                 'gradient to chainer.Variable instead')
             argument.assert_kwargs_empty(kwargs)
+        # The fields _init_variable gives the node of a new variable.
         self._variable = weakref.ref(variable)
         self._creator_node = None
         self.data = None
@@ -231,6 +232,53 @@ class VariableNode:
                 .format(self._old_style_grad_generator))
 
 
+_new_object = object.__new__
+
+
+def _init_variable(var, data, name, requires_grad, node=None):
+    """Sets every field of a new variable and of its new node.
+
+    It is the one way variables are built: :class:`Variable`, its copies,
+    ``_init_unchecked`` and the outputs of :meth:`FunctionNode.apply` all
+    come here. It runs for every output of every function: no checks, and
+    the node is filled in place rather than by another call.
+
+    Args:
+        var (Variable): The new, bare variable (from ``__new__``).
+        data: Its array (already checked), or ``None``.
+        name (str): Its name.
+        requires_grad (bool): Whether backprop computes its gradient.
+        node (VariableNode): An existing node whose variable is gone, to
+            stand for ``var``; by default a new node is made.
+
+    Returns:
+        Variable: ``var``.
+    """
+    var._data = data
+    var._requires_grad = requires_grad
+    var._loss_scale = None
+    var._grad_var = None
+    if node is None:
+        node = _new_object(VariableNode)
+        node._variable = weakref.ref(var)
+        node._creator_node = None
+        node.data = None
+        node._rank = 0
+        node.name = name
+        node._requires_grad = requires_grad
+        node._old_style_grad_generator = None
+        if data is None:
+            node.dtype = None
+            node.shape = None
+        else:
+            node.dtype = data.dtype
+            node.shape = data.shape
+    else:
+        node._variable = weakref.ref(var)
+    var._node = node
+    return var
+
+
 def _format_repr(var, sep, show_empty_shape):
     prefix = 'variable ' + var.name if var.name else 'variable'
     data = var._data
@@ -264,7 +312,7 @@ class Variable:
 
     Args:
         data: The initial array, or ``None``.
-        name (str): Name of the variable.
+        name (str): A label for the variable.
         grad: The initial gradient array.
         requires_grad (bool): Whether the gradient of this variable is
             computed during backprop.
@@ -307,35 +355,27 @@ class Variable:
             raise TypeError(
                 'numpy.ndarray or cupy.ndarray are expected. Actual: {}'
                 .format(type(data)))
-        self._init_impl(data, name, grad, requires_grad, None)
+        _init_variable(self, data, name, requires_grad)
+        if grad is not None:
+            self._grad_var = Variable(grad)
 
     @classmethod
     def _init_unchecked(cls, data=None, name=None, grad=None,
                         requires_grad=True, node=None,
                         is_chainerx_array=None):
-        var = cls.__new__(cls)
-        var._init_impl(data, name, grad, requires_grad, node)
+        # Chainer 7's constructor without checks; given ``node``, the new
+        # variable takes the place of the node's lost variable.
+        var = _init_variable(cls.__new__(cls), data, name, requires_grad, node)
+        if grad is not None:
+            var._grad_var = Variable(grad)
         return var
-
-    def _init_impl(self, data, name, grad, requires_grad, node):
-        self._data = data
-        self._requires_grad = requires_grad
-        self._loss_scale = None
-        if node is None:
-            self._node = VariableNode(self, name)
-        else:
-            self._node = node
-            node._variable = weakref.ref(self)
-        self._grad_var = None if grad is None else Variable(grad)
 
     def __copy__(self):
         new = type(self).__new__(type(self))
         new.__dict__.update(self.__dict__)
-        new._data = self._data
+        _init_variable(new, self._data, self.name, self._requires_grad)
         new._grad_var = self._grad_var
-        new._requires_grad = self._requires_grad
         new._loss_scale = self._loss_scale
-        new._node = VariableNode(new, self.name)
         sharers = self._data_sharers
         if sharers is None:
             sharers = [weakref.ref(self)]
@@ -834,7 +874,7 @@ class Parameter(Variable):
             ``None`` (NaN-filled). Scalars become
             :class:`~chainer.initializers.Constant`.
         shape (int or tuple of int): If given, the array is made at once.
-        name (str): Name of the parameter.
+        name (str): A label for the parameter.
 
     Attributes:
         initializer: The initializer used by :meth:`initialize`.
@@ -962,7 +1002,7 @@ class Parameter(Variable):
         """Makes the array of the parameter with its initializer.
 
         Args:
-            shape (tuple of int): Shape of the array.
+            shape (tuple of int): The shape to give the new array.
         """
         device = self._initial_device
         xp = device.xp

@@ -26,7 +26,7 @@ def _preload_onednn():
     try:
         from importlib import metadata
         dist = metadata.distribution('onednn-cpu-gomp')
-    except Exception:  # NOQA: the wheel is not installed
+    except Exception:  # the wheel is not installed
         candidates = [os.path.join(sys.prefix, 'lib', 'libdnnl.so.3')]
     else:
         candidates = [str(dist.locate_file(f)) for f in dist.files or ()
@@ -39,6 +39,11 @@ def _preload_onednn():
 
 def _load():
     global _module, _reason
+    # Idle OpenMP threads of the kernels spin only briefly before they
+    # sleep: long-spinning threads take the cores from NumPy's BLAS threads
+    # between kernels, while a short spin keeps back-to-back kernels from
+    # paying a wake-up each.
+    os.environ.setdefault('GOMP_SPINCOUNT', '10000')
     try:
         _preload_onednn()
         _module = importlib.import_module('chainerx_cpp._kernels')

@@ -56,7 +56,6 @@ inline int64_t size_of(const dims& shape) {
 // Adds the kernels of one family to the module.
 void register_convolution(py::module_& m);
 void register_pooling(py::module_& m);
-void register_linear(py::module_& m);
 void register_eltwise(py::module_& m);
 void register_lstm(py::module_& m);
 void register_embed(py::module_& m);

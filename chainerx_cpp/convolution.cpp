@@ -29,6 +29,38 @@ tag grouped_weight_tag(int spatial) {
     }
 }
 
+// The primitives choose their own memory formats (oneDNN's blocked layouts
+// run several times faster than plain NCHW on wide layers); arrays are
+// reordered in and out when the choice differs from the plain layout.
+dnnl::memory::desc any_like(const dnnl::memory::desc& plain) {
+    return {plain.get_dims(), plain.get_data_type(), tag::any};
+}
+
+// `user` seen in the format `want`: itself, or a reordered copy.
+dnnl::memory in_format(const dnnl::memory& user,
+                       const dnnl::memory::desc& want) {
+    if (user.get_desc() == want) return user;
+    dnnl::memory m(want, cpu_engine());
+    dnnl::memory source = user;
+    reorder_into(source, m);
+    return m;
+}
+
+// Memory for a result in the format `want`; finish() copies it into
+// `user` when the formats differ.
+struct Output {
+    dnnl::memory user, mem;
+
+    Output(const dnnl::memory& user_mem, const dnnl::memory::desc& want)
+        : user(user_mem),
+          mem(user_mem.get_desc() == want
+                  ? user_mem : dnnl::memory(want, cpu_engine())) {}
+
+    void finish() {
+        if (mem != user) reorder_into(mem, user);
+    }
+};
+
 // The geometry shared by the three primitives of one convolution.
 struct Geometry {
     dims x_shape, w_shape, y_shape, strides, dilates, pad_l, pad_r;
@@ -54,13 +86,16 @@ struct Geometry {
             ? dnnl::memory::desc({w_shape[0]}, dt, tag::a)
             : dnnl::memory::desc();
         return {cpu_engine(), prop_kind::forward_training,
-                algorithm::convolution_direct, data_desc(x_shape, dt),
-                weight_desc(dt), bias, data_desc(y_shape, dt), strides,
-                dilates, pad_l, pad_r};
+                algorithm::convolution_direct,
+                any_like(data_desc(x_shape, dt)), any_like(weight_desc(dt)),
+                bias, any_like(data_desc(y_shape, dt)), strides, dilates,
+                pad_l, pad_r};
     }
 };
 
 dims to_dims(const std::vector<int64_t>& v) { return dims(v.begin(), v.end()); }
+
+
 
 // oneDNN counts dilation from zero (0 is a dense kernel); Chainer from one.
 dims onednn_dilation(const std::vector<int64_t>& dilate) {
@@ -106,19 +141,22 @@ array forward(const array& x, const array& w, py::object b,
     {
         py::gil_scoped_release release;
         auto pd = g.forward_desc(dt, with_bias);
-        dnnl::memory x_mem(pd.src_desc(), cpu_engine(),
+        dnnl::memory x_mem(g.data_desc(g.x_shape, dt), cpu_engine(),
                            const_cast<void*>(x.data()));
-        dnnl::memory w_mem(pd.weights_desc(), cpu_engine(),
+        dnnl::memory w_mem(g.weight_desc(dt), cpu_engine(),
                            const_cast<void*>(w.data()));
-        dnnl::memory y_mem(pd.dst_desc(), cpu_engine(), y.mutable_data());
+        Output y_out(dnnl::memory(g.data_desc(g.y_shape, dt), cpu_engine(),
+                                  y.mutable_data()), pd.dst_desc());
         std::unordered_map<int, dnnl::memory> args{
-            {DNNL_ARG_SRC, x_mem}, {DNNL_ARG_WEIGHTS, w_mem},
-            {DNNL_ARG_DST, y_mem}};
+            {DNNL_ARG_SRC, in_format(x_mem, pd.src_desc())},
+            {DNNL_ARG_WEIGHTS, in_format(w_mem, pd.weights_desc())},
+            {DNNL_ARG_DST, y_out.mem}};
         if (with_bias) {
             args[DNNL_ARG_BIAS] = dnnl::memory(
                 pd.bias_desc(), cpu_engine(), const_cast<void*>(bias.data()));
         }
         dnnl::convolution_forward(pd).execute(cpu_stream(), args);
+        y_out.finish();
         cpu_stream().wait();
     }
     return y;
@@ -141,19 +179,21 @@ array backward_data(const array& gy, const array& w,
         auto hint = g.forward_desc(dt, false);
         dnnl::convolution_backward_data::primitive_desc pd(
             cpu_engine(), algorithm::convolution_direct,
-            g.data_desc(g.x_shape, dt), g.weight_desc(dt),
-            g.data_desc(g.y_shape, dt), g.strides, g.dilates, g.pad_l,
-            g.pad_r, hint);
-        dnnl::memory gy_mem(pd.diff_dst_desc(), cpu_engine(),
+            any_like(g.data_desc(g.x_shape, dt)), any_like(g.weight_desc(dt)),
+            any_like(g.data_desc(g.y_shape, dt)), g.strides, g.dilates,
+            g.pad_l, g.pad_r, hint);
+        dnnl::memory gy_mem(g.data_desc(g.y_shape, dt), cpu_engine(),
                             const_cast<void*>(gy.data()));
-        dnnl::memory w_mem(pd.weights_desc(), cpu_engine(),
+        dnnl::memory w_mem(g.weight_desc(dt), cpu_engine(),
                            const_cast<void*>(w.data()));
-        dnnl::memory gx_mem(pd.diff_src_desc(), cpu_engine(),
-                            gx.mutable_data());
+        Output gx_out(dnnl::memory(g.data_desc(g.x_shape, dt), cpu_engine(),
+                                   gx.mutable_data()), pd.diff_src_desc());
         dnnl::convolution_backward_data(pd).execute(
-            cpu_stream(), {{DNNL_ARG_DIFF_DST, gy_mem},
-                           {DNNL_ARG_WEIGHTS, w_mem},
-                           {DNNL_ARG_DIFF_SRC, gx_mem}});
+            cpu_stream(),
+            {{DNNL_ARG_DIFF_DST, in_format(gy_mem, pd.diff_dst_desc())},
+             {DNNL_ARG_WEIGHTS, in_format(w_mem, pd.weights_desc())},
+             {DNNL_ARG_DIFF_SRC, gx_out.mem}});
+        gx_out.finish();
         cpu_stream().wait();
     }
     return gx;
@@ -187,21 +227,26 @@ py::tuple backward_weights(const array& x, const array& gy,
             : dnnl::memory::desc();
         dnnl::convolution_backward_weights::primitive_desc pd(
             cpu_engine(), algorithm::convolution_direct,
-            g.data_desc(g.x_shape, dt), g.weight_desc(dt), bias,
-            g.data_desc(g.y_shape, dt), g.strides, g.dilates, g.pad_l,
-            g.pad_r, hint);
+            any_like(g.data_desc(g.x_shape, dt)), any_like(g.weight_desc(dt)),
+            bias, any_like(g.data_desc(g.y_shape, dt)), g.strides,
+            g.dilates, g.pad_l, g.pad_r, hint);
+        dnnl::memory x_mem(g.data_desc(g.x_shape, dt), cpu_engine(),
+                           const_cast<void*>(x.data()));
+        dnnl::memory gy_mem(g.data_desc(g.y_shape, dt), cpu_engine(),
+                            const_cast<void*>(gy.data()));
+        Output gw_out(dnnl::memory(g.weight_desc(dt), cpu_engine(),
+                                   gw.mutable_data()),
+                      pd.diff_weights_desc());
         std::unordered_map<int, dnnl::memory> args{
-            {DNNL_ARG_SRC, dnnl::memory(pd.src_desc(), cpu_engine(),
-                                        const_cast<void*>(x.data()))},
-            {DNNL_ARG_DIFF_DST, dnnl::memory(pd.diff_dst_desc(), cpu_engine(),
-                                             const_cast<void*>(gy.data()))},
-            {DNNL_ARG_DIFF_WEIGHTS, dnnl::memory(
-                pd.diff_weights_desc(), cpu_engine(), gw.mutable_data())}};
+            {DNNL_ARG_SRC, in_format(x_mem, pd.src_desc())},
+            {DNNL_ARG_DIFF_DST, in_format(gy_mem, pd.diff_dst_desc())},
+            {DNNL_ARG_DIFF_WEIGHTS, gw_out.mem}};
         if (with_bias) {
             args[DNNL_ARG_DIFF_BIAS] = dnnl::memory(
                 pd.diff_bias_desc(), cpu_engine(), gb_array.mutable_data());
         }
         dnnl::convolution_backward_weights(pd).execute(cpu_stream(), args);
+        gw_out.finish();
         cpu_stream().wait();
     }
     return py::make_tuple(gw, gb);

@@ -5,12 +5,12 @@ Usage::
     python tools/compare_docstrings.py OTHER_PKG PROJECT_PKG \\
         [--other DIR ...] [--project DIR ...]
 
-for instance, with Chainer 7.8.1 installed in ``/work/orig``::
+for instance, with Chainer 7.8.1 installed in the environment ``$ENV``::
 
-    python tools/compare_docstrings.py \\
-        /work/orig/lib/python3.11/site-packages/chainer chainer \\
-        --other /work/orig/lib/python3.11/site-packages/chainermn \\
-        --project chainermn
+    SITE=$ENV/lib/python3.11/site-packages
+    python tools/compare_docstrings.py $SITE/chainer chainer \\
+        --other $SITE/chainermn --project chainermn \\
+        --other $SITE/onnx_chainer --project onnx_chainer
 
 Both trees are parsed with :mod:`ast` (docstrings of modules, classes and
 functions, and string statements elsewhere in a body) and :mod:`tokenize`

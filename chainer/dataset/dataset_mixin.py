@@ -36,7 +36,7 @@ class DatasetMixin:
         """Returns the ``i``-th example.
 
         Args:
-            i (int): The index of the example.
+            i (int): Which example to return.
 
         Returns:
             The example.

@@ -39,7 +39,7 @@ class Iterator:
     def finalize(self):
         """Releases the resources held by the iterator.
 
-        The default implementation does nothing. Iterators that start
+        By default it does nothing. Iterators that start
         processes or threads stop them here; calling it twice is harmless.
         """
 
@@ -52,7 +52,7 @@ class Iterator:
     def serialize(self, serializer):
         """Saves or loads the state of the iterator.
 
-        The default implementation does nothing.
+        By default it does nothing.
 
         Args:
             serializer (~chainer.AbstractSerializer): The serializer.

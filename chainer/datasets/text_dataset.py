@@ -15,7 +15,7 @@ class TextDataset(dataset_mixin.DatasetMixin):
     its file when accessed.
 
     Args:
-        paths (str or list of str): The text file(s).
+        paths (str or list of str): One file name, or several.
         encoding (str or list of str): The encoding of the files (one for
             all, or one per file), as for :func:`open`.
         errors (str or list of str): The decoding error policy, as for

@@ -28,10 +28,10 @@ def generate_array(initializer, shape, xp, dtype=None, device=None):
     Args:
         initializer: A callable that fills an array in place, with an
             optional ``dtype`` attribute.
-        shape (int or tuple of int): Shape of the new array.
+        shape (int or tuple of int): The shape to give the new array.
         xp (module): ``numpy`` or ``cupy``; ignored when ``device`` is
             given.
-        dtype: Data type of the array. Defaults to the initializer's
+        dtype: The array's dtype. Defaults to the initializer's
             ``dtype``, then to ``chainer.config.dtype``.
         device: Device specifier of the array.
 

@@ -11,7 +11,7 @@ class Normal(initializer.Initializer):
     """Draws from a normal distribution of mean 0.
 
     Args:
-        scale (float): Standard deviation of the distribution.
+        scale (float): Spread (standard deviation) of the values drawn.
         dtype: Data type of the arrays this initializer fills.
         rng (keyword only): A random number generator with a ``normal``
             method (``numpy.random.RandomState`` or CuPy's); the global

@@ -10,7 +10,7 @@ class WeightStandardization(link_hook.LinkHook):
 
     Each output channel of the weight (``W[o]``, all the other axes
     together) is shifted to mean 0 and scaled to variance 1 during the
-    call; the gradient flows to the original weight.
+    call; the gradient flows back to the unstandardized weight.
 
     The hook must be added to a link with :meth:`~chainer.Link.add_hook`;
     it cannot be used as a context manager.

@@ -17,8 +17,9 @@ class GradientLARS:
 
     Args:
         threshold (float): Parameters of norm at most this are not scaled.
-        weight_decay (float): Coefficient of the weight decay.
-        eps (float): Small value for numerical stability.
+        weight_decay (float): Factor of the parameter added to its gradient.
+        eps (float): Small constant keeping the denominator away from
+            zero.
 
     Attributes:
         threshold (float): See above.

@@ -28,7 +28,7 @@ class AdaDeltaRule(optimizer.UpdateRule):
         parent_hyperparam (~chainer.optimizer.Hyperparameter): The
             hyperparameter to fall back to.
         rho (float): Exponential decay rate of the running means.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant added under both square roots.
     """
 
     is_elementwise = True
@@ -87,7 +87,7 @@ class AdaDelta(optimizer.GradientMethod):
 
     Args:
         rho (float): Exponential decay rate of the running means.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant added under both square roots.
     """
 
     def __init__(self, rho=_default_hyperparam.rho,

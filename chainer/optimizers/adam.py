@@ -85,16 +85,19 @@ class AdamRule(optimizer.UpdateRule):
     Args:
         parent_hyperparam (~chainer.optimizer.Hyperparameter): The
             hyperparameter to fall back to.
-        alpha (float): Coefficient of the learning rate.
-        beta1 (float): Exponential decay rate of the first moment.
-        beta2 (float): Exponential decay rate of the second moment.
-        eps (float): Small value for numerical stability.
+        alpha (float): Step size, before the bias correction.
+        beta1 (float): Decay rate of the running mean of the gradients.
+        beta2 (float): Decay rate of the running mean of the squared
+            gradients.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eta (float): Schedule multiplier, for learning rate schedules.
         weight_decay_rate (float): Weight decay rate (decoupled from the
             gradient, as in AdamW).
         amsgrad (bool): Whether to use AMSGrad.
         adabound (bool): Whether to use AdaBound.
-        final_lr (float): Final (SGD) learning rate of AdaBound.
+        final_lr (float): Learning rate that the AdaBound bounds close in
+            on, as SGD would use.
         gamma (float): Convergence speed of the AdaBound bounds.
     """
 
@@ -240,17 +243,20 @@ class Adam(optimizer.GradientMethod):
     options.
 
     Args:
-        alpha (float): Coefficient of the learning rate.
-        beta1 (float): Exponential decay rate of the first moment.
-        beta2 (float): Exponential decay rate of the second moment.
-        eps (float): Small value for numerical stability.
+        alpha (float): Step size, before the bias correction.
+        beta1 (float): Decay rate of the running mean of the gradients.
+        beta2 (float): Decay rate of the running mean of the squared
+            gradients.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eta (float): Schedule multiplier, for learning rate schedules.
         weight_decay_rate (float): Decoupled weight decay rate
             (Loshchilov and Hutter, "Decoupled Weight Decay
             Regularization").
         amsgrad (bool): Whether to use AMSGrad (Reddi et al., 2018).
         adabound (bool): Whether to use AdaBound (Luo et al., 2019).
-        final_lr (float): Final (SGD) learning rate of AdaBound.
+        final_lr (float): Learning rate that the AdaBound bounds close in
+            on, as SGD would use.
         gamma (float): Convergence speed of the AdaBound bounds.
 
     Example:
@@ -317,10 +323,12 @@ class AdamW(Adam):
     to 0 here too).
 
     Args:
-        alpha (float): Coefficient of the learning rate.
-        beta1 (float): Exponential decay rate of the first moment.
-        beta2 (float): Exponential decay rate of the second moment.
-        eps (float): Small value for numerical stability.
+        alpha (float): Step size, before the bias correction.
+        beta1 (float): Decay rate of the running mean of the gradients.
+        beta2 (float): Decay rate of the running mean of the squared
+            gradients.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eta (float): Schedule multiplier.
         weight_decay_rate (float): Weight decay rate.
     """
@@ -341,10 +349,12 @@ class AMSGrad(Adam):
     """AMSGrad (Reddi et al., 2018): Adam with ``amsgrad=True``.
 
     Args:
-        alpha (float): Coefficient of the learning rate.
-        beta1 (float): Exponential decay rate of the first moment.
-        beta2 (float): Exponential decay rate of the second moment.
-        eps (float): Small value for numerical stability.
+        alpha (float): Step size, before the bias correction.
+        beta1 (float): Decay rate of the running mean of the gradients.
+        beta2 (float): Decay rate of the running mean of the squared
+            gradients.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eta (float): Schedule multiplier.
     """
 
@@ -383,12 +393,14 @@ class AdaBound(_BoundedAdam):
     """AdaBound (Luo et al., 2019): Adam with ``adabound=True``.
 
     Args:
-        alpha (float): Coefficient of the learning rate.
-        beta1 (float): Exponential decay rate of the first moment.
-        beta2 (float): Exponential decay rate of the second moment.
+        alpha (float): Step size, before the bias correction.
+        beta1 (float): Decay rate of the running mean of the gradients.
+        beta2 (float): Decay rate of the running mean of the squared
+            gradients.
         final_lr (float): Final (SGD) learning rate.
         gamma (float): Convergence speed of the bounds.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eta (float): Schedule multiplier.
     """
 
@@ -398,12 +410,14 @@ class AMSBound(_BoundedAdam):
     ``adabound=True``.
 
     Args:
-        alpha (float): Coefficient of the learning rate.
-        beta1 (float): Exponential decay rate of the first moment.
-        beta2 (float): Exponential decay rate of the second moment.
+        alpha (float): Step size, before the bias correction.
+        beta1 (float): Decay rate of the running mean of the gradients.
+        beta2 (float): Decay rate of the running mean of the squared
+            gradients.
         final_lr (float): Final (SGD) learning rate.
         gamma (float): Convergence speed of the bounds.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eta (float): Schedule multiplier.
     """
 

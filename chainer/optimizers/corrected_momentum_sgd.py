@@ -12,7 +12,8 @@ _default_hyperparam.momentum = 0.9
 
 
 class CorrectedMomentumSGDRule(_elementwise.ElementwiseRule):
-    """Update rule of corrected momentum SGD.
+    """Rule for momentum SGD that scales the velocity, not the gradient,
+    by the learning rate.
 
     ``v = momentum * v - grad; param += lr * v``. The state holds ``v``.
     See :class:`~chainer.optimizers.CorrectedMomentumSGD`.

@@ -12,7 +12,7 @@ _default_hyperparam.momentum = 0.9
 
 
 class NesterovAGRule(_elementwise.ElementwiseRule):
-    """Update rule of Nesterov's accelerated gradient.
+    """Rule stepping a parameter by Nesterov's accelerated gradient.
 
     ``v = momentum * v - lr * grad;
     param += momentum ** 2 * v - (1 + momentum) * lr * grad``.

@@ -34,8 +34,10 @@ class RMSpropRule(optimizer.UpdateRule):
         parent_hyperparam (~chainer.optimizer.Hyperparameter): The
             hyperparameter to fall back to.
         lr (float): Learning rate.
-        alpha (float): Exponential decay rate of the second moment.
-        eps (float): Small value for numerical stability.
+        alpha (float): Decay rate of the running mean of the squared
+            gradients.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eps_inside_sqrt (bool): Whether ``eps`` is added inside the square
             root.
     """
@@ -100,8 +102,10 @@ class RMSprop(optimizer.GradientMethod):
 
     Args:
         lr (float): Learning rate.
-        alpha (float): Exponential decay rate of the second moment.
-        eps (float): Small value for numerical stability.
+        alpha (float): Decay rate of the running mean of the squared
+            gradients.
+        eps (float): Small constant keeping the denominator away from
+            zero.
         eps_inside_sqrt (bool): Whether ``eps`` is added inside the square
             root (as in some other frameworks) rather than after it.
     """

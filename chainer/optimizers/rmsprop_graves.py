@@ -32,7 +32,8 @@ class RMSpropGravesRule(optimizer.UpdateRule):
         lr (float): Learning rate.
         alpha (float): Exponential decay rate of the running means.
         momentum (float): Exponential decay rate of ``delta``.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant keeping the denominator away from
+            zero.
     """
 
     is_elementwise = True
@@ -104,7 +105,8 @@ class RMSpropGraves(optimizer.GradientMethod):
         lr (float): Learning rate.
         alpha (float): Exponential decay rate of the running means.
         momentum (float): Exponential decay rate of the step.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant keeping the denominator away from
+            zero.
     """
 
     def __init__(self, lr=_default_hyperparam.lr,

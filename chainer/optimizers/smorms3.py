@@ -30,7 +30,8 @@ class SMORMS3Rule(_elementwise.ElementwiseRule):
         parent_hyperparam (~chainer.optimizer.Hyperparameter): The
             hyperparameter to fall back to.
         lr (float): Learning rate.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant keeping the denominator away from
+            zero.
     """
 
     _default_hyperparam = _default_hyperparam
@@ -77,7 +78,8 @@ class SMORMS3(optimizer.GradientMethod):
 
     Args:
         lr (float): Learning rate.
-        eps (float): Small value for numerical stability.
+        eps (float): Small constant keeping the denominator away from
+            zero.
     """
 
     def __init__(self, lr=_default_hyperparam.lr, eps=_default_hyperparam.eps):

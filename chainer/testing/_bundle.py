@@ -2,7 +2,7 @@
 
 A generating decorator (``parameterize``, ``inject_backend_tests``) replaces
 the decorated class by a bundle of generated classes, each one set as an
-attribute of the module that defined the original class so that test
+attribute of the module that defined the decorated class so that test
 runners collect it. Applying another generating decorator to a bundle
 expands every class of the bundle again and removes the intermediate
 classes from the module, so the decorators compose in any order.

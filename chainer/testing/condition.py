@@ -113,7 +113,7 @@ def repeat(times):
     """Decorator requiring a test to succeed ``times`` times in a row.
 
     Args:
-        times (int): The number of trials.
+        times (int): How many times the test runs.
 
     Returns:
         callable: The decorator for test methods.

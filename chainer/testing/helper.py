@@ -104,9 +104,9 @@ def _import_object_from_name(fullname):
 def patch(target, *args, **kwargs):
     """:func:`unittest.mock.patch` that wraps the patched object.
 
-    Calls go through to the original object (or to ``wraps`` if given)
-    while being recorded by the mock. Unbound methods are not supported
-    as ``wraps``.
+    Calls go through to the patched object (or to ``wraps`` if given)
+    while being recorded by the mock. ``wraps`` cannot be an unbound
+    method.
 
     Args:
         target (str): Full dotted name of the object to patch.

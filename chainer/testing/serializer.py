@@ -10,7 +10,7 @@ def save_and_load(src, dst, filename, saver, loader):
 
     Args:
         src: The object to save.
-        dst: The object to load into.
+        dst: Receives the loaded state.
         filename (str): Name of the file inside the temporary folder.
         saver (callable): ``saver(path, src)`` writes the file.
         loader (callable): ``loader(path, dst)`` reads it back.
@@ -26,7 +26,7 @@ def save_and_load_npz(src, dst):
 
     Args:
         src: The object to save.
-        dst: The object to load into.
+        dst: Receives the loaded state.
     """
     from chainer import serializers
 
@@ -39,7 +39,7 @@ def save_and_load_hdf5(src, dst):
 
     Args:
         src: The object to save.
-        dst: The object to load into.
+        dst: Receives the loaded state.
     """
     from chainer import serializers
 

@@ -19,16 +19,16 @@ def get_error():
 
 def get_trainer_with_mock_updater(
         stop_trigger=(10, 'iteration'), iter_per_epoch=10, extensions=None):
-    """Returns a :class:`~chainer.training.Trainer` with a mock updater.
+    """Makes a :class:`~chainer.training.Trainer` driven by a mock updater.
 
     Each ``update()`` of the mock advances ``iteration``, ``epoch``,
     ``epoch_detail``, ``is_new_epoch`` and ``previous_epoch_detail`` as a
     real updater over ``iter_per_epoch`` iterations per epoch would.
 
     Args:
-        stop_trigger: Stop trigger of the trainer.
-        iter_per_epoch (int): The number of iterations per epoch.
-        extensions (list): Extensions registered to the trainer.
+        stop_trigger: When the trainer stops.
+        iter_per_epoch (int): How many iterations make an epoch.
+        extensions (list): Extensions the trainer is given.
 
     Returns:
         ~chainer.training.Trainer: The trainer.

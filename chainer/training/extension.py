@@ -16,7 +16,7 @@ _INVOKE_BEFORE_TRAINING_REMOVED = (
 
 
 class Extension:
-    """Base class of trainer extensions.
+    """Base of every trainer extension.
 
     An extension is a callable that takes the
     :class:`~chainer.training.Trainer`; the trainer calls it after an

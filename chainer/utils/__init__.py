@@ -1,6 +1,7 @@
 """Small utilities shared by the framework."""
 
 import contextlib
+import importlib
 import shutil
 import tempfile
 
@@ -65,7 +66,7 @@ def sum_to(x, shape):
 
     Args:
         x: An array whose shape is ``shape`` broadcast to some larger shape.
-        shape (tuple of int): The target shape.
+        shape (tuple of int): The shape to reach.
 
     Returns:
         An array of shape ``shape``.
@@ -124,7 +125,6 @@ from chainer.utils import cache  # NOQA
 from chainer.utils import conv  # NOQA
 from chainer.utils import conv_nd  # NOQA
 from chainer.utils import sparse  # NOQA
-from chainer.utils import walker_alias  # NOQA
 from chainer.utils import error  # NOQA
 from chainer.utils import precision  # NOQA
 from chainer.utils.conv import get_conv_outsize  # NOQA
@@ -137,4 +137,14 @@ from chainer.utils.conv import get_deconv_outsize  # NOQA
 from chainer.utils.sparse import CooMatrix  # NOQA
 from chainer.utils.sparse import get_order  # NOQA
 from chainer.utils.sparse import to_coo  # NOQA
-from chainer.utils.walker_alias import WalkerAlias  # NOQA
+
+
+def __getattr__(name):
+    # WalkerAlias is a DeviceResident, which imports chainer.utils.meta:
+    # importing it here, with the package, would make an import circle.
+    if name in ('walker_alias', 'WalkerAlias'):
+        module = importlib.import_module('chainer.utils.walker_alias')
+        globals()['WalkerAlias'] = module.WalkerAlias
+        return globals()[name]
+    raise AttributeError(
+        'module {!r} has no attribute {!r}'.format(__name__, name))

@@ -11,14 +11,15 @@ The ``*_cpu`` functions take NumPy arrays, the ``*_gpu`` ones CuPy arrays,
 and :func:`im2col` / :func:`col2im` pick one by the array type. The
 private N-dimensional helpers below them are shared with
 :mod:`chainer.utils.conv_nd` and the convolution and pooling functions;
-they are written once for NumPy and CuPy.
+they are written once for NumPy and CuPy. ``_windows`` is the one builder
+of strided window views: every im2col on the CPU goes through it.
 """
 
 import itertools
 
 import numpy
 
-from chainer.backends import cuda
+from chainer import backend
 
 
 def get_conv_outsize(size, k, s, p, cover_all=False, d=1):
@@ -72,13 +73,6 @@ def get_deconv_outsize(size, k, s, p, cover_all=False, d=1):
     return out
 
 
-def _xp(x):
-    # numpy or cupy, by the type of one array.
-    if isinstance(x, numpy.ndarray):
-        return numpy
-    return cuda.cupy
-
-
 def _padded(x, pad_lo, pad_hi, pval):
     # x with its spatial axes (2, 3, ...) padded by pval; x when no padding.
     if not any(pad_lo) and not any(pad_hi):
@@ -86,7 +80,7 @@ def _padded(x, pad_lo, pad_hi, pval):
     dims = x.shape[2:]
     shape = x.shape[:2] + tuple(
         lo + d + hi for lo, d, hi in zip(pad_lo, dims, pad_hi))
-    xp = _xp(x)
+    xp = backend.get_array_module(x)
     if pval == 0:
         out = xp.zeros(shape, x.dtype)
     else:
@@ -96,22 +90,37 @@ def _padded(x, pad_lo, pad_hi, pval):
     return out
 
 
+def _pad_high(dims, ksize, stride, pad, outs, dilate):
+    # Padding after each spatial axis that the last window reaches beyond
+    # the input padded by pad in front (none where it stays inside).
+    return [max(0, (o - 1) * s + (k - 1) * d + 1 - p - size)
+            for size, k, s, p, o, d
+            in zip(dims, ksize, stride, pad, outs, dilate)]
+
+
+def _windows(image, first, ksize, stride, outs, dilate):
+    # Strided view of the filter windows of an already padded image whose
+    # spatial axes start at axis first: the axes before them, then
+    # k_1, ..., k_N, then out_1, ..., out_N, then the axes after them.
+    # Nothing is copied. Read only: windows overlap in memory.
+    last = first + len(ksize)
+    steps = image.strides[first:last]
+    shape = (image.shape[:first] + tuple(ksize) + tuple(outs)
+             + image.shape[last:])
+    strides = (image.strides[:first]
+               + tuple(st * d for st, d in zip(steps, dilate))
+               + tuple(st * s for st, s in zip(steps, stride))
+               + image.strides[last:])
+    xp = backend.get_array_module(image)
+    return xp.lib.stride_tricks.as_strided(image, shape, strides)
+
+
 def _patches(x, ksize, stride, pad, outs, dilate, pval=0):
     # Strided view (n, c, k_1, ..., k_N, out_1, ..., out_N) of the windows
-    # of x padded with pval; nothing is copied beyond the padding. Read
-    # only: windows overlap in memory.
-    span_ends = [(o - 1) * s + (k - 1) * d + 1
-                 for o, s, k, d in zip(outs, stride, ksize, dilate)]
-    pad_hi = [max(0, e - p - size)
-              for e, p, size in zip(span_ends, pad, x.shape[2:])]
-    xpad = _padded(x, pad, pad_hi, pval)
-    steps = xpad.strides[2:]
-    strides = (xpad.strides[:2]
-               + tuple(st * d for st, d in zip(steps, dilate))
-               + tuple(st * s for st, s in zip(steps, stride)))
-    xp = _xp(x)
-    return xp.lib.stride_tricks.as_strided(
-        xpad, x.shape[:2] + tuple(ksize) + tuple(outs), strides)
+    # of x padded with pval; nothing is copied beyond the padding.
+    pad_hi = _pad_high(x.shape[2:], ksize, stride, pad, outs, dilate)
+    return _windows(_padded(x, pad, pad_hi, pval), 2, ksize, stride, outs,
+                    dilate)
 
 
 def _kernel_offsets(ksize, stride, outs, dilate):
@@ -143,7 +152,7 @@ def _col2im(col, stride, pad, dims, dilate, batch_last=False):
     spans = [(k - 1) * d + 1 for k, d in zip(ksize, dilate)]
     # Windows that do not overlap write each element at most once.
     disjoint = all(s >= span for s, span in zip(stride, spans))
-    xp = _xp(col)
+    xp = backend.get_array_module(col)
     # Windows that tile the image without gaps write every element.
     if disjoint and all(s == span == k and o * s == e for s, span, k, o, e
                         in zip(stride, spans, ksize, outs, extent)):
@@ -261,6 +270,8 @@ def im2col_gpu(img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1,
     Returns:
         cupy.ndarray: A new array of shape ``(n, c, kh, kw, out_h, out_w)``.
     """
+    from chainer.backends import cuda
+
     out_h, out_w = _out_sizes(img.shape, kh, kw, sy, sx, ph, pw, cover_all,
                               dy, dx, out_h, out_w)
     n, c, h, w = img.shape
@@ -276,10 +287,10 @@ def im2col_gpu(img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1,
 def im2col(img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1,
            out_h=None, out_w=None):
     """Calls :func:`im2col_gpu` or :func:`im2col_cpu` by the array type."""
-    if isinstance(img, cuda.ndarray):
-        func = im2col_gpu
-    else:
+    if backend.get_array_module(img) is numpy:
         func = im2col_cpu
+    else:
+        func = im2col_gpu
     return func(img, kh, kw, sy, sx, ph, pw, cover_all=cover_all, dy=dy,
                 dx=dx, out_h=out_h, out_w=out_w)
 
@@ -314,6 +325,8 @@ def col2im_gpu(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
     Returns:
         cupy.ndarray: The image of shape ``(n, c, h, w)``.
     """
+    from chainer.backends import cuda
+
     n, c, kh, kw, out_h, out_w = col.shape
     img = cuda.cupy.empty((n, c, h, w), col.dtype)
     cuda.elementwise(
@@ -326,8 +339,8 @@ def col2im_gpu(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
 
 def col2im(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
     """Calls :func:`col2im_gpu` or :func:`col2im_cpu` by the array type."""
-    if isinstance(col, cuda.ndarray):
-        func = col2im_gpu
-    else:
+    if backend.get_array_module(col) is numpy:
         func = col2im_cpu
+    else:
+        func = col2im_gpu
     return func(col, sy, sx, ph, pw, h, w, dy, dx)

@@ -61,7 +61,7 @@ def enable_final(base=(), meta_base=()):
     """Returns a base class whose subclasses respect :func:`final` marks.
 
     Args:
-        base (type or tuple of types): Bases of the returned class.
+        base (type or tuple of types): What the new class derives from.
         meta_base (type or tuple of types): Metaclasses to combine with the
             checking one, so that subclasses having those metaclasses (for
             instance :class:`abc.ABCMeta`) do not conflict.

@@ -18,8 +18,8 @@ def get_order(row, col):
     ignored. Batched indices (2-D arrays) are checked batch by batch.
 
     Args:
-        row (:ref:`ndarray`): The row indices of the entries.
-        col (:ref:`ndarray`): The column indices of the entries.
+        row (:ref:`ndarray`): Row index of each entry.
+        col (:ref:`ndarray`): Column index of each entry.
 
     Returns:
         str: ``'C'`` if the entries are sorted by row, then by column;

@@ -45,12 +45,12 @@ class TypeInfo:
     """Shape and dtype of one array, as seen by a type check.
 
     Args:
-        shape (tuple of int): Shape of the array.
+        shape (tuple of int): The array's shape.
         dtype: Data type of the array (``None`` for an absent input).
 
     Attributes:
-        shape (tuple of int): Shape of the array.
-        dtype: Data type of the array.
+        shape (tuple of int): The array's shape.
+        dtype: The array's dtype.
         ndim (int): Number of dimensions.
 
     """
@@ -92,7 +92,7 @@ class LightTypeInfoTuple(tuple):
         """Returns the number of inputs.
 
         Returns:
-            int: The length of the tuple.
+            int: How many items the tuple has.
 
         """
         return len(self)

@@ -61,7 +61,7 @@ class CommunicatorBase(metaclass=abc.ABCMeta):
         """Sets a configuration of the communicator.
 
         Args:
-            name (str): Name of the configuration.
+            name (str): The configuration's label.
             kwargs: Its value and options, depending on the configuration.
 
         Raises:

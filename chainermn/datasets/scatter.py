@@ -93,7 +93,8 @@ def get_n_iterations_for_one_epoch(dataset, local_batch_size, comm):
 
     Args:
         dataset: This rank's dataset.
-        local_batch_size (int): Batch size of each rank.
+        local_batch_size (int): How many examples each rank takes per
+            batch.
         comm: ChainerMN communicator.
     """
     warnings.warn('get_n_iterations_for_one_epoch is deprecated. Please use '

@@ -24,7 +24,8 @@ class MultiNodeBatchNormalization(link.Link):
     Args:
         size (int or tuple of ints): Shape of the channel dimensions.
         comm: ChainerMN communicator.
-        decay (float): Decay rate of the moving averages.
+        decay (float): How slowly the running statistics forget, in
+            ``[0, 1)``.
         eps (float): Added to the variance for stability.
         dtype: Dtype of the parameters and statistics (float32 for
             mixed16).

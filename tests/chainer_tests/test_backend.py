@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainerx
 from chainer import _backend, backend
 from chainer.backends import cuda, intel64
@@ -415,3 +416,15 @@ def test_gpu_using_device_and_copy_across_devices():
     backend.copyto(dst, a)
     assert dst.device.id == 0
     numpy.testing.assert_array_equal(dst.get(), [0, 1, 2])
+
+
+def test_array_types_without_cuda():
+    if chainer.backends.cuda.available:
+        pytest.skip('CuPy is available')
+    assert chainer.get_array_types() == (numpy.ndarray,)
+
+
+def test_top_level_helpers():
+    assert chainer.get_compute_mode() is None
+    with chainer.using_config('use_cudnn', 'never'):
+        assert not chainer.should_use_cudnn('>=auto')

@@ -185,3 +185,13 @@ def test_grad_refuses_graph_through_old_style_gradient():
 
 
 testing.run_module(__name__, __file__)
+
+
+def test_retain_after_backward_is_deprecated():
+    class Twice(chainer.Function):
+        def forward(self, inputs):
+            self.retain_outputs((0,), retain_after_backward=True)
+            return inputs[0] * 2,
+
+    with pytest.warns(DeprecationWarning, match='no effect'):
+        Twice()(numpy.ones(2, numpy.float32))

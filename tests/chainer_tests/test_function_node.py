@@ -436,3 +436,78 @@ def test_none_output_becomes_empty_variable():
 
 
 testing.run_module(__name__, __file__)
+
+
+class _Twice(chainer.Function):
+
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+    def backward(self, inputs, grad_outputs):
+        return grad_outputs[0] * 2,
+
+
+class _TwiceNode(chainer.FunctionNode):
+
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+
+class TestGraphLinking:
+
+    def test_nodes_are_linked_without_inputs_requiring_grad(self):
+        a = numpy.ones(3, numpy.float32)
+        assert isinstance(F.relu(a).creator, F.activation.relu.ReLU)
+        assert F.relu(F.relu(a)).rank == 2
+        assert isinstance(_Twice()(a).creator, _Twice)
+        assert isinstance(_TwiceNode().apply((a,))[0].creator, _TwiceNode)
+
+    def test_backward_of_constant_graph_reaches_no_variable(self):
+        x = _var([1, 2, 3], requires_grad=False)
+        y = F.sum(x * 2)
+        assert y.creator is not None
+        y.backward()
+        assert x.grad is None
+
+    def test_no_backprop_mode_links_nothing(self):
+        with chainer.no_backprop_mode():
+            assert F.relu(_var([1, 2])).creator is None
+
+
+class TestGradFunction:
+
+    def test_default_grad_outputs_are_ones_not_grad_var(self):
+        x = _var([1, 2, 3])
+        y = x * 2
+        y.grad = numpy.full(3, 5, numpy.float32)
+        gx, = chainer.grad([y], [x])
+        numpy.testing.assert_array_equal(gx.array, [2, 2, 2])
+
+    def test_none_in_grad_outputs_means_ones(self):
+        x = _var([1, 2, 3])
+        gx, = chainer.grad([x * 2], [x], grad_outputs=[None])
+        numpy.testing.assert_array_equal(gx.array, [2, 2, 2])
+
+    def test_none_in_grad_outputs_of_several_outputs(self):
+        x = _var([1, 2, 3])
+        g = chainer.Variable(numpy.full(3, 2, numpy.float32))
+        gx, = chainer.grad([x * 2, x * 3], [x], grad_outputs=[None, g])
+        numpy.testing.assert_array_equal(gx.array, [8, 8, 8])
+
+    def test_duplicate_outputs_count_once(self):
+        x = _var([1, 2, 3])
+        y = x * 2
+        gx, = chainer.grad([y, y], [x])
+        numpy.testing.assert_array_equal(gx.array, [2, 2, 2])
+
+    def test_loss_scale_scales_the_default_gradient(self):
+        x = _var([1, 2, 3])
+        gx, = chainer.grad([F.sum(x * 2)], [x], loss_scale=3)
+        numpy.testing.assert_array_equal(gx.array, [6, 6, 6])
+
+    def test_retain_grad_records_loss_scale(self):
+        x = _var([1, 2, 3])
+        h = x * 2
+        chainer.grad([h * 3], [x], retain_grad=True, loss_scale=2)
+        numpy.testing.assert_array_equal(h.grad, [6, 6, 6])
+        assert h._loss_scale == 2

@@ -1,6 +1,7 @@
 import copy
 import gc
 import operator
+import os
 import pickle
 import weakref
 
@@ -9,6 +10,7 @@ import pytest
 
 import chainer
 from chainer import functions as F
+from chainer import initializers
 from chainer import testing
 
 
@@ -701,3 +703,185 @@ def test_as_variable_and_as_array():
 
 
 testing.run_module(__name__, __file__)
+
+
+class TestBackwardOfOutputsAndLeaves:
+
+    def test_output_gradient_is_cleared(self):
+        x = _var([1, 2, 3])
+        y = x * 2
+        y.grad = numpy.ones(3, numpy.float32)
+        y.backward()
+        assert y.grad is None
+        numpy.testing.assert_array_equal(x.grad, [2, 2, 2])
+        with pytest.raises(TypeError, match='set the grad'):
+            y.backward()
+
+    def test_scalar_output_gradient_is_cleared_unless_retained(self):
+        x = _var([1, 2, 3])
+        y = F.sum(x * 2)
+        y.backward()
+        assert y.grad is None
+        y = F.sum(x * 2)
+        y.backward(retain_grad=True)
+        numpy.testing.assert_array_equal(y.grad, 1)
+
+    def test_leaf_gets_ones_times_loss_scale(self):
+        v = _var(3)
+        v.backward(loss_scale=4)
+        numpy.testing.assert_array_equal(v.grad, 4)
+        w = _var([3])
+        with pytest.warns(DeprecationWarning):
+            w.backward()
+        numpy.testing.assert_array_equal(w.grad, [1])
+
+    def test_unchained_output_is_a_leaf(self):
+        v = _var(3)
+        y = v * 2
+        y.unchain()
+        y.backward(loss_scale=2)
+        numpy.testing.assert_array_equal(y.grad, 2)
+        assert v.grad is None
+
+    def test_non_scalar_leaf_without_grad_does_nothing(self):
+        x = _var([1, 2, 3])
+        x.backward()
+        assert x.grad is None
+
+    def test_loss_scale_is_recorded_on_leaves(self):
+        x = _var([1, 2, 3])
+        F.sum(x * 2).backward(loss_scale=8)
+        numpy.testing.assert_array_equal(x.grad, [16, 16, 16])
+        assert x._loss_scale == 8
+
+
+class TestParameterStates:
+
+    def test_repr_is_that_of_a_variable(self):
+        p = chainer.Parameter(numpy.ones((2, 2), numpy.float32))
+        assert repr(p) == ('variable([[1., 1.],\n'
+                           '          [1., 1.]])')
+        assert repr(chainer.Parameter()) == 'variable(None)'
+
+    def test_uninitialized_grad_raises_until_cleared(self):
+        p = chainer.Parameter()
+        with pytest.raises(RuntimeError, match='cleargrad'):
+            p.grad
+        assert p.grad_var is None
+        p.cleargrad()
+        assert p.grad is None
+        q = chainer.Parameter()
+        q.grad = None
+        assert q.grad is None
+
+    def test_uninitialized_grad_raises_after_pickling(self):
+        p = pickle.loads(pickle.dumps(chainer.Parameter()))
+        with pytest.raises(RuntimeError):
+            p.grad
+
+    def test_uninitialized_dtype(self):
+        assert chainer.Parameter().dtype == numpy.dtype(numpy.float64)
+        assert isinstance(chainer.Parameter().dtype, numpy.dtype)
+        p = chainer.Parameter(initializers.Normal(dtype=numpy.float16))
+        assert p.dtype == numpy.dtype(numpy.float16)
+        assert isinstance(p.dtype, numpy.dtype)
+
+        class NoDtype:
+            def __call__(self, array):
+                array[...] = 1
+
+        with pytest.raises(RuntimeError, match='dtype'):
+            chainer.Parameter(NoDtype()).dtype
+
+    def test_initializer_of_an_array(self):
+        a = numpy.ones(2, numpy.float32)
+        assert chainer.Parameter(a).initializer is a
+        assert isinstance(
+            chainer.Parameter(a, (3, 2)).initializer, initializers.Constant)
+        assert isinstance(chainer.Parameter(3).initializer,
+                          initializers.Constant)
+
+    def test_xp_follows_the_device(self):
+        assert chainer.Parameter().xp is numpy
+        assert chainer.Variable().xp is numpy
+
+    def test_copies_share_the_array(self):
+        p = chainer.Parameter(numpy.ones(3, numpy.float32))
+        q = copy.copy(p)
+        assert q.node is not p.node
+        q.array = numpy.zeros(3, numpy.float32)
+        numpy.testing.assert_array_equal(p.array, [0, 0, 0])
+        p.array = numpy.full(3, 2, numpy.float32)
+        numpy.testing.assert_array_equal(q.array, [2, 2, 2])
+        d = copy.deepcopy(p)
+        d.array = numpy.full(3, 7, numpy.float32)
+        numpy.testing.assert_array_equal(p.array, [2, 2, 2])
+
+    def test_uninitialized_copies_share_initialization(self):
+        p = chainer.Parameter()
+        q = copy.copy(p)
+        q.initialize((2,))
+        assert p.is_initialized
+        assert p.shape == (2,)
+
+
+class TestLenAndUnaryPlus:
+
+    def test_len(self):
+        assert len(_var([1, 2, 3])) == 3
+        with pytest.raises(TypeError):
+            len(chainer.Variable())
+        with pytest.raises(TypeError):
+            len(_var(1))
+
+    def test_unary_plus_is_identity(self):
+        x = _var([1, 2])
+        assert +x is x
+
+
+def test_variable_repr_and_str_functions():
+    v = chainer.Variable(numpy.zeros((0, 2), numpy.float32), name='v')
+    assert chainer.variable.variable_repr(v) == 'variable v([], shape=(0, 2))'
+    assert chainer.variable.variable_str(v) == 'variable v([])'
+    assert repr(v) == chainer.variable.variable_repr(v)
+
+
+def test_device_given_to_to_device_is_kept():
+    class HostDevice(chainer.backend.CpuDevice):
+        pass
+
+    device = HostDevice()
+    v = _var([1, 2])
+    v.to_device(device)
+    assert v.device is device
+    assert v.xp is numpy
+    p = chainer.Parameter()
+    p.to_device(device)
+    assert p.device is device
+    p.initialize((2,))
+    assert p.device is device
+
+
+def test_unpickles_what_chainer_7_8_pickled():
+    # fixtures/make_pickle_fixture.py wrote these with Chainer 7.8.1.
+    path = os.path.join(os.path.dirname(__file__), 'fixtures',
+                        'original_pickles.pkl')
+    with open(path, 'rb') as f:
+        param, var, linear, lazy = pickle.load(f)
+    numpy.testing.assert_array_equal(param.array, [1, 1, 1])
+    numpy.testing.assert_array_equal(param.grad, [2, 2, 2])
+    assert var.name == 'v'
+    numpy.testing.assert_array_equal(var.grad, [1, 1])
+    assert linear.W.shape == (3, 2)
+    with pytest.raises(RuntimeError):
+        lazy.grad
+
+
+def test_pickle_round_trip_keeps_gradients_and_validity():
+    p = chainer.Parameter(numpy.ones(2, numpy.float32))
+    p.grad = numpy.full(2, 3, numpy.float32)
+    q = pickle.loads(pickle.dumps(p))
+    numpy.testing.assert_array_equal(q.grad, [3, 3])
+    assert q.grad_var is not p.grad_var
+    v = pickle.loads(pickle.dumps(_var([1, 2], name='x')))
+    assert v.name == 'x' and v.grad is None

@@ -1,8 +1,50 @@
-"""Fixtures of the chainerx_cpp kernel tests."""
-
+import numpy
 import pytest
 
+import chainer
 from chainer import _kernels
+import chainerx_cpp
+
+@pytest.fixture(autouse=True)
+def _requires_kernels():
+    if not chainerx_cpp.is_available():
+        pytest.skip('chainerx_cpp is not built: {}'.format(
+            chainerx_cpp.unavailable_reason()))
+
+
+def _run_both(func, *arrays, seed=0):
+    """Runs ``func`` on Variables of ``arrays`` with the kernels off, then on.
+
+    ``func`` returns one Variable; it is backpropagated with the same
+    random output gradient both times. Returns the output arrays and the
+    input gradients of both runs.
+    """
+    results = []
+    for mode in ('never', 'always'):
+        with chainer.using_config('use_chainerx_cpp', mode):
+            xs = [chainer.Variable(a.copy()) for a in arrays]
+            y = func(*xs)
+            y.grad = numpy.random.RandomState(seed).uniform(
+                -1, 1, y.shape).astype(y.dtype)
+            y.backward()
+            results.append((y.array, [x.grad for x in xs]))
+    return results
+
+
+def _tolerance(dtype):
+    if dtype == numpy.float64:
+        return {'atol': 1e-12, 'rtol': 1e-12}
+    return {'atol': 1e-5, 'rtol': 1e-4}
+
+
+@pytest.fixture
+def run_both():
+    return _run_both
+
+
+@pytest.fixture
+def tolerance():
+    return _tolerance
 
 
 class _RecordingKernels:

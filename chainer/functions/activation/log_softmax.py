@@ -1,6 +1,7 @@
 from chainer import backend
 from chainer.backends import cuda
 from chainer import function_node
+from chainer.functions import _numerics
 from chainer.functions.activation import softmax
 from chainer.functions.array import broadcast
 from chainer.functions.math import exponential
@@ -12,39 +13,15 @@ if cuda.cudnn_enabled:
     _algorithm = cuda.libcudnn.CUDNN_SOFTMAX_LOG
 
 
-def logsumexp(x, axis):
-    """``log(sum(exp(x)))`` of an array along an axis, computed stably.
-
-    The elements are shifted by their maximum along ``axis`` before the
-    exponential, so that it cannot overflow. It is the normaliser of
-    :func:`log_softmax`.
-
-    Args:
-        x (:ref:`ndarray`): A float array.
-        axis (int): The axis to reduce.
-
-    Returns:
-        :ref:`ndarray`: The result, with ``axis`` kept as an axis of size
-        one.
-    """
-    xp = backend.get_array_module(x)
-    log_z = x.max(axis=axis, keepdims=True)
-    shifted = x - log_z
-    xp.exp(shifted, out=shifted)
-    s = shifted.sum(axis=axis, keepdims=True)
-    xp.log(s, out=s)
-    log_z += s
-    return log_z
+# Chainer 7.8 has the array-level log-sum-exp under this name too.
+logsumexp = _numerics.logsumexp
 
 
 def _log_softmax(x, axis=1):
-    # log_softmax on an array (cuDNN when enabled), also used by the
-    # softmax cross entropy.
+    # log_softmax on an array (cuDNN when enabled).
     if softmax._use_cudnn(x):
         return _cudnn.softmax_forward(x, axis, _algorithm)
-    if x.shape[axis] == 0:
-        return x.copy()
-    return x - logsumexp(x, axis)
+    return _numerics.log_softmax(x, axis)
 
 
 class LogSoftmax(function_node.FunctionNode):

@@ -3,6 +3,7 @@ import numpy
 from chainer import _kernels
 from chainer.backends import cuda
 from chainer import function_node
+from chainer.functions import _numerics
 from chainer import utils
 from chainer.utils import type_check
 
@@ -29,15 +30,7 @@ class Sigmoid(function_node.FunctionNode):
         kernels = _kernels.get((x,), _kernels.FLOATS)
         if kernels is not None:
             return kernels.sigmoid_forward(numpy.asarray(x, order='C')),
-        # sigmoid(x) = tanh(x / 2) / 2 + 1 / 2, which never overflows;
-        # computed in place in one fresh array.
-        half = x.dtype.type(0.5)
-        y = numpy.empty_like(x)
-        numpy.multiply(x, half, out=y)
-        numpy.tanh(y, out=y)
-        y *= half
-        y += half
-        return y,
+        return _numerics.sigmoid(x),
 
     def forward_gpu(self, inputs):
         x, = inputs
@@ -46,9 +39,7 @@ class Sigmoid(function_node.FunctionNode):
             self._use_cudnn = True
             self.retain_inputs((0,))
             return _cudnn.activation_forward(x, _mode),
-        return cuda.elementwise(
-            'T x', 'T y', 'y = tanh(x * 0.5) * 0.5 + 0.5',
-            'sigmoid_fwd')(x),
+        return _numerics.sigmoid(x),
 
     def backward(self, indexes, grad_outputs):
         x = self.get_retained_inputs()[0].array if self._use_cudnn else None

@@ -1,6 +1,6 @@
-from chainer import backend
 from chainer.backends import cuda
 from chainer import function_node
+from chainer.functions import _numerics
 from chainer.functions.array import broadcast
 from chainer.functions.math import sum as sum_module
 from chainer.utils import type_check
@@ -41,14 +41,7 @@ class Softmax(function_node.FunctionNode):
         axis = self.axis
         if _use_cudnn(x):
             return _cudnn.softmax_forward(x, axis, _algorithm),
-        if x.shape[axis] == 0:
-            return x.copy(),
-        # One fresh array: shifted by the maximum (for stability), then
-        # exponentiated and normalised in place.
-        y = x - x.max(axis=axis, keepdims=True)
-        backend.get_array_module(x).exp(y, out=y)
-        y /= y.sum(axis=axis, keepdims=True)
-        return y,
+        return _numerics.softmax(x, axis),
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()

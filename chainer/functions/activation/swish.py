@@ -1,8 +1,7 @@
-import numpy
-
 from chainer import backend
 from chainer.backends import cuda
 from chainer import function_node
+from chainer.functions import _numerics
 from chainer.functions.activation import sigmoid
 from chainer.functions.array import broadcast
 from chainer.functions.array import reshape
@@ -19,24 +18,6 @@ def _get_extended_shape(beta, x):
 
 def _get_reduction_axes(beta, x):
     return (0,) + tuple(range(1 + beta.ndim, x.ndim))
-
-
-def _sigmoid_inplace(z):
-    # sigmoid(z) = tanh(z / 2) / 2 + 1 / 2, overwriting z.
-    half = z.dtype.type(0.5)
-    z *= half
-    numpy.tanh(z, out=z)
-    z *= half
-    z += half
-    return z
-
-
-_preamble = '''
-template <typename T> __device__ T sigmoid(T x) {
-    const T half = 0.5;
-    return tanh(x * half) * half + half;
-}
-'''
 
 
 class Swish(function_node.FunctionNode):
@@ -57,7 +38,8 @@ class Swish(function_node.FunctionNode):
     def forward_cpu(self, inputs):
         self.retain_inputs((0, 1))
         x, beta = inputs
-        y = _sigmoid_inplace(beta.reshape(_get_extended_shape(beta, x)) * x)
+        y = beta.reshape(_get_extended_shape(beta, x)) * x
+        _numerics.sigmoid(y, out=y)
         y *= x
         return y,
 
@@ -71,7 +53,7 @@ class Swish(function_node.FunctionNode):
             T bx = beta * x;
             y = x * sigmoid(bx);
             ''',
-            'swish_fwd', preamble=_preamble)(x, beta),
+            'swish_fwd', preamble=_numerics.SIGMOID_CUDA_PREAMBLE)(x, beta),
 
     def backward(self, indexes, grad_outputs):
         x, beta = self.get_retained_inputs()
@@ -93,7 +75,8 @@ class SwishGrad(function_node.FunctionNode):
         self.retain_inputs((0, 1, 2))
         x, beta, gy = inputs
         beta = beta.reshape(self.extended_shape)
-        sig = _sigmoid_inplace(beta * x)
+        sig = beta * x
+        _numerics.sigmoid(sig, out=sig)
         y = x * sig
         by = beta * y
         # gx = gy * (by + sig * (1 - by))
@@ -121,7 +104,8 @@ class SwishGrad(function_node.FunctionNode):
             gx = gy * (by + sig * (1 - by));
             gb = gy * y * (x - y);
             ''',
-            'swish_bwd', preamble=_preamble)(x, beta, gy)
+            'swish_bwd', preamble=_numerics.SIGMOID_CUDA_PREAMBLE)(
+                x, beta, gy)
         return gx, gb.sum(axis=self.reduction_axes)
 
     def backward(self, indexes, grad_outputs):

@@ -80,14 +80,14 @@ class BroadcastTo(function_node.FunctionNode):
 
 
 def broadcast_to(x, shape):
-    """Broadcasts a variable to a given shape.
+    """Repeats the input along new or length-one axes to reach a shape.
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable.
         shape (tuple of int): The shape the result has.
 
     Returns:
-        ~chainer.Variable: Output variable of shape ``shape``. When ``x``
+        ~chainer.Variable: The result, shaped ``shape``. When ``x``
         already has that shape, it is returned as a variable without a new
         node.
 

@@ -32,7 +32,7 @@ def copy(x, dst):
     gradient is copied back to the device of ``x``.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Variable to copy.
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): What is copied.
         dst: The target device specifier, as accepted by
             :func:`chainer.get_device` (``'@numpy'``, ``'@cupy:0'``, ...),
             or a device ID (``-1`` for the host).

@@ -2,7 +2,7 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer.backends import cuda
+from chainer.functions import _numerics
 from chainer.functions.array import _index
 from chainer import function_node
 from chainer import utils
@@ -65,10 +65,8 @@ class GetItemGrad(function_node.FunctionNode):
         gx = xp.zeros(self._in_shape, gy.dtype)
         if all(_is_basic_index(s) for s in self.slices):
             gx[self.slices] = gy
-        elif xp is numpy:
-            numpy.add.at(gx, self.slices, gy)
         else:
-            cuda.cupyx.scatter_add(gx, self.slices, gy)
+            _numerics.add_at(gx, self.slices, gy)
         return gx,
 
     def backward(self, indexes, grad_outputs):

@@ -40,7 +40,7 @@ def moveaxis(x, source, destination):
     The other axes keep their order.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): A float variable.
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): Float input.
         source (int or tuple of int): The axes to move.
         destination (int or tuple of int): Their positions in the output,
             one for each axis in ``source``.

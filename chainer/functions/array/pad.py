@@ -81,7 +81,7 @@ def pad(x, pad_width, mode, **keywords):
     """Pads a variable as :func:`numpy.pad` does.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): A float variable.
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): Float input.
         pad_width (int or array-like): The number of elements added before
             and after each axis: an int for all of them, a pair
             ``(before, after)`` for all axes, or one pair per axis.

@@ -3,6 +3,7 @@ import numpy
 from chainer import backend
 from chainer.backends import cuda
 from chainer import function_node
+from chainer.functions import _numerics
 from chainer.utils import type_check
 
 
@@ -96,7 +97,7 @@ def _sum_runs(xp, gy, repeats, axis, n):
         return gx
     owner = cuda.to_gpu(numpy.repeat(numpy.arange(n), repeats))
     gx = xp.zeros(out_shape, gy.dtype)
-    cuda.cupyx.scatter_add(gx, index + (owner,), gy)
+    _numerics.add_at(gx, index + (owner,), gy)
     return gx
 
 

@@ -3,6 +3,7 @@ import numpy
 from chainer import backend
 from chainer.backends import cuda
 from chainer import function_node
+from chainer.functions import _numerics
 from chainer.utils import type_check
 
 
@@ -82,7 +83,7 @@ def _scatter_add(out, values, index, axis):
         out[prefix + (index[starts],)] += numpy.add.reduceat(
             values, starts, axis=axis)
     else:
-        cuda.cupyx.scatter_add(out, prefix + (index,), values)
+        _numerics.add_at(out, prefix + (index,), values)
 
 
 def compute_indices_and_weights(out_size, in_size, mode, align_corners, xp):
@@ -135,11 +136,11 @@ def _interpolate_bilinear(x, v, u, vw, uw):
 
 def _interpolate_grad_bilinear(gy, v, u, vw, uw, H, W):
     xp = backend.get_array_module(gy)
-    add_at = numpy.add.at if xp is numpy else cuda.cupyx.scatter_add
     gx = xp.zeros(gy.shape[:2] + (H, W), gy.dtype)
     everything = (slice(None), slice(None))
     for rows, cols, weight in _corners(v, u, vw, uw, H, W):
-        add_at(gx, everything + (rows, cols), (gy * weight).astype(gy.dtype))
+        _numerics.add_at(gx, everything + (rows, cols),
+                         (gy * weight).astype(gy.dtype))
     return gx
 
 

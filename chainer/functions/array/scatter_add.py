@@ -2,7 +2,7 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer.backends import cuda
+from chainer.functions import _numerics
 from chainer.functions.array import _index
 from chainer import function_node
 from chainer.utils import type_check
@@ -41,10 +41,7 @@ class ScatterAdd(function_node.FunctionNode):
             raise ValueError(
                 'Chainer does not support automatic broadcasting '
                 'of variables.')
-        if xp is numpy:
-            numpy.add.at(y, self.slices, b)
-        else:
-            cuda.cupyx.scatter_add(y, self.slices, b)
+        _numerics.add_at(y, self.slices, b)
         return y,
 
     def backward(self, indexes, grad_outputs):
@@ -60,8 +57,8 @@ def scatter_add(a, slices, b):
     several times accumulate all their values.
 
     Args:
-        a (:class:`~chainer.Variable` or :ref:`ndarray`): The base
-            variable.
+        a (:class:`~chainer.Variable` or :ref:`ndarray`): The array that
+            ``b`` is added into.
         slices (int, slice, Ellipsis, None, integer array-like, boolean\
         array-like or tuple of them): The index into ``a``, as for
             :func:`~chainer.functions.get_item`.

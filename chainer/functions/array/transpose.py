@@ -4,7 +4,7 @@ from chainer.utils import type_check
 
 class Transpose(function_node.FunctionNode):
 
-    """Permutes the dimensions of an array."""
+    """Reorders the axes of an array."""
 
     def __init__(self, axes=None):
         self.axes = axes

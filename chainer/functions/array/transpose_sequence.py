@@ -27,7 +27,7 @@ class TransposeSequence(function_node.FunctionNode):
 
     """Transposes a list of sequences between batch-major and time-major.
 
-    Applied twice, it gives back the original list.
+    Applied twice, it gives back the list it started from.
     """
 
     def __init__(self, length):

@@ -15,11 +15,10 @@ C-contiguous. Everything here works on NumPy and CuPy arrays alike.
 """
 
 from chainer import _kernels
+from chainer import backend
 from chainer import utils
 from chainer.utils import conv
 
-
-_xp = conv._xp
 
 # Spatial rows shorter than this make the batch-last layout pay off.
 _SHORT_ROW = 16
@@ -37,23 +36,23 @@ def out_sizes(dims, ksize, stride, pad, cover_all, dilate):
 
 
 def _contiguous(a):
-    return None if a is None else _xp(a).ascontiguousarray(a)
+    if a is None:
+        return None
+    return backend.get_array_module(a).ascontiguousarray(a)
 
 
 def _onednn_geometry(dims, ksize, stride, pad, outs, dilate):
     # Stride, both paddings and dilation for the compiled kernels. The far
     # padding is what the last window needs (cover_all adds to it), and
     # never negative: input rows no window reaches are simply not read.
-    pad_hi = [max(0, (o - 1) * s + (k - 1) * d + 1 - p - size)
-              for o, s, k, d, p, size in zip(outs, stride, ksize, dilate,
-                                              pad, dims)]
+    pad_hi = conv._pad_high(dims, ksize, stride, pad, outs, dilate)
     return list(stride), list(pad), pad_hi, list(dilate)
 
 
 def _to_layout(x, batch_last):
     # (n, c, d...) -> (c, d..., n) or (c, n, d...), C-contiguous (no copy
     # if it already is).
-    xp = _xp(x)
+    xp = backend.get_array_module(x)
     if batch_last:
         return xp.ascontiguousarray(xp.moveaxis(x, 0, -1))
     return xp.ascontiguousarray(x.swapaxes(0, 1))
@@ -61,7 +60,7 @@ def _to_layout(x, batch_last):
 
 def _from_layout(y, batch_last):
     # The inverse of _to_layout, C-contiguous.
-    xp = _xp(y)
+    xp = backend.get_array_module(y)
     if batch_last:
         return xp.ascontiguousarray(xp.moveaxis(y, -1, 0))
     return xp.ascontiguousarray(y.swapaxes(0, 1))
@@ -70,12 +69,10 @@ def _from_layout(y, batch_last):
 def _columns(x, ksize, stride, pad, outs, dilate, groups, batch_last):
     # (groups, c_I / groups * prod(ksize), n * prod(outs)) in the layout
     # (of the last axis) that batch_last selects; a new array.
-    xp = _xp(x)
+    xp = backend.get_array_module(x)
     n, c = x.shape[:2]
     dims = x.shape[2:]
-    pad_hi = [max(0, (o - 1) * s + (k - 1) * d + 1 - p - size)
-              for o, s, k, d, p, size in zip(outs, stride, ksize, dilate,
-                                              pad, dims)]
+    pad_hi = conv._pad_high(dims, ksize, stride, pad, outs, dilate)
     # The input, padded and in the layout, in one copy.
     padded = tuple(p + size + hi for p, size, hi in zip(pad, dims, pad_hi))
     shape = (c,) + padded + (n,) if batch_last else (c, n) + padded
@@ -86,21 +83,16 @@ def _columns(x, ksize, stride, pad, outs, dilate, groups, batch_last):
     interior = tuple(slice(p, p + size) for p, size in zip(pad, dims))
     if batch_last:
         image[(slice(None),) + interior] = xp.moveaxis(x, 0, -1)
-        steps = image.strides[1:-1]
-        lead, tail = image.strides[:1], image.strides[-1:]
-        patch_shape = (c,) + tuple(ksize) + tuple(outs) + (n,)
+        # (c, k..., out..., n)
+        patches = conv._windows(image, 1, ksize, stride, outs, dilate)
     else:
         image[(slice(None), slice(None)) + interior] = x.swapaxes(0, 1)
-        steps = image.strides[2:]
-        lead, tail = image.strides[:1], ()
-        patch_shape = (c,) + tuple(ksize) + (n,) + tuple(outs)
-    kernel_strides = tuple(st * d for st, d in zip(steps, dilate))
-    out_strides = tuple(st * s for st, s in zip(steps, stride))
-    if batch_last:
-        strides = lead + kernel_strides + out_strides + tail
-    else:
-        strides = lead + kernel_strides + image.strides[1:2] + out_strides
-    patches = xp.lib.stride_tricks.as_strided(image, patch_shape, strides)
+        # (c, n, k..., out...) seen as (c, k..., n, out...)
+        ndim = len(ksize)
+        patches = conv._windows(image, 2, ksize, stride, outs, dilate)
+        patches = patches.transpose(
+            (0,) + tuple(range(2, 2 + ndim)) + (1,)
+            + tuple(range(2 + ndim, 2 + 2 * ndim)))
     return patches.reshape(groups, c // groups * utils.size_of_shape(ksize),
                            n * utils.size_of_shape(outs))
 
@@ -112,7 +104,7 @@ def forward(x, W, b, stride, pad, outs, dilate, groups):
         The output of shape ``(n, c_O) + outs`` and the dtype of ``x``.
     """
     kernels = _kernels.get((x, W, b))
-    if kernels is not None:
+    if kernels is not None and x.ndim <= 5:
         try:
             return kernels.convolution_forward(
                 _contiguous(x), _contiguous(W), _contiguous(b),
@@ -121,7 +113,7 @@ def forward(x, W, b, stride, pad, outs, dilate, groups):
                                   outs, dilate), groups)
         except _kernels.Unsupported:
             pass
-    xp = _xp(x)
+    xp = backend.get_array_module(x)
     n = x.shape[0]
     out_c = W.shape[0]
     batch_last = _use_batch_last(outs)
@@ -146,7 +138,7 @@ def grad_weight(x, gy, ksize, stride, pad, dilate, groups, w_dtype):
         ``w_dtype``.
     """
     kernels = _kernels.get((x, gy))
-    if kernels is not None and x.dtype == w_dtype:
+    if kernels is not None and x.ndim <= 5 and x.dtype == w_dtype:
         try:
             gW, _ = kernels.convolution_backward_weights(
                 _contiguous(x), _contiguous(gy),
@@ -157,7 +149,7 @@ def grad_weight(x, gy, ksize, stride, pad, dilate, groups, w_dtype):
             return gW
         except _kernels.Unsupported:
             pass
-    xp = _xp(x)
+    xp = backend.get_array_module(x)
     out_c = gy.shape[1]
     batch_last = _use_batch_last(gy.shape[2:])
     cols = _columns(x, ksize, stride, pad, gy.shape[2:], dilate, groups,
@@ -179,7 +171,7 @@ def transposed(x, W, b, stride, pad, outs, dilate, groups):
         The output of shape ``(n, c_O) + outs`` and the dtype of ``x``.
     """
     kernels = _kernels.get((x, W, b))
-    if kernels is not None:
+    if kernels is not None and x.ndim <= 5:
         try:
             y = kernels.convolution_backward_data(
                 _contiguous(x), _contiguous(W),
@@ -191,7 +183,7 @@ def transposed(x, W, b, stride, pad, outs, dilate, groups):
             return y
         except _kernels.Unsupported:
             pass
-    xp = _xp(x)
+    xp = backend.get_array_module(x)
     n, in_c = x.shape[:2]
     ksize = W.shape[2:]
     out_c = W.shape[1] * groups

@@ -161,8 +161,8 @@ def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False,
     uncovered.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
-            ``(n, c_I, d_1, ..., d_N)``.
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The inputs, with
+            ``c_I`` channels and N spatial axes: ``(n, c_I, d_1, ..., d_N)``.
         W (:class:`~chainer.Variable` or :ref:`ndarray`): Filters of shape
             ``(c_O, c_I / groups, k_1, ..., k_N)``.
         b (None or :class:`~chainer.Variable` or :ref:`ndarray`): Bias of
@@ -178,7 +178,7 @@ def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False,
             ``c_O``.
 
     Returns:
-        ~chainer.Variable: Output of shape ``(n, c_O, l_1, ..., l_N)``.
+        ~chainer.Variable: The result, ``(n, c_O, l_1, ..., l_N)``.
 
     .. seealso::
 

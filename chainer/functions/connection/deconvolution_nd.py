@@ -84,8 +84,8 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
     ``s_i * (d_i - 1) + (k_i - 1) * dilate_i + 1 - 2 * p_i``.
 
     Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
-            ``(n, c_I, d_1, ..., d_N)``.
+        x (:class:`~chainer.Variable` or :ref:`ndarray`): The inputs, with
+            ``c_I`` channels and N spatial axes: ``(n, c_I, d_1, ..., d_N)``.
         W (:class:`~chainer.Variable` or :ref:`ndarray`): Filters of shape
             ``(c_I, c_O / groups, k_1, ..., k_N)``.
         b (None or :class:`~chainer.Variable` or :ref:`ndarray`): Bias of
@@ -101,7 +101,7 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
         groups (int): Number of channel groups; it must divide ``c_I``.
 
     Returns:
-        ~chainer.Variable: Output of shape ``(n, c_O, l_1, ..., l_N)``.
+        ~chainer.Variable: The result, ``(n, c_O, l_1, ..., l_N)``.
 
     .. seealso::
 

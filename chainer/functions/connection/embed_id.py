@@ -3,7 +3,7 @@ import numpy
 import chainer
 from chainer import _kernels
 from chainer import backend
-from chainer.backends import cuda
+from chainer.functions import _numerics
 from chainer.functions.array import _index
 from chainer import function_node
 from chainer.utils import type_check
@@ -72,7 +72,7 @@ class EmbedIDGrad(function_node.FunctionNode):
         rows = gy.reshape(ids.size, self.w_shape[1])
         gW = xp.zeros(self.w_shape, gy.dtype)
         kernels = _kernels.get((rows, gW), _kernels.FLOATS)
-        if kernels is not None and type(x) is numpy.ndarray:
+        if kernels is not None:
             kernels.embed_id_backward(
                 numpy.asarray(ids, order='C'), numpy.asarray(rows, order='C'),
                 gW, self.ignore_label)
@@ -81,10 +81,7 @@ class EmbedIDGrad(function_node.FunctionNode):
             kept = ids != self.ignore_label
             ids = ids[kept]
             rows = rows[kept]
-        if xp is numpy:
-            numpy.add.at(gW, ids, rows)
-        else:
-            cuda.cupyx.scatter_add(gW, ids, rows)
+        _numerics.add_at(gW, ids, rows)
         return gW,
 
     def backward(self, indexes, grad_outputs):

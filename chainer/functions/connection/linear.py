@@ -104,7 +104,7 @@ class LinearGradWeight(function_node.FunctionNode):
 
 
 def linear(x, W, b=None, n_batch_axes=1):
-    """Linear function, or affine transformation.
+    """Affine map of the input: a matrix product plus an optional bias.
 
     It maps each input vector ``x_i`` to ``W x_i + b``. The leading
     ``n_batch_axes`` axes of ``x`` index the vectors; the remaining axes

@@ -3,6 +3,7 @@ import collections.abc
 import numpy
 
 from chainer import backend
+from chainer.functions import _numerics
 from chainer.functions.array import stack
 from chainer.functions.loss import _labels
 from chainer import function
@@ -11,20 +12,15 @@ from chainer.utils import type_check
 
 
 def _logsumexp(a, axis):
-    xp = backend.get_array_module(a)
-    vmax = a.max(axis=axis, keepdims=True)
-    total = xp.exp(a - vmax).sum(axis=axis, keepdims=True)
-    vmax += xp.log(total)
-    return vmax.squeeze(axis=axis)
+    return _numerics.logsumexp(a, axis).squeeze(axis=axis)
 
 
 def _log_softmax(x, zero):
     # log softmax over the last axis; probabilities that underflow to zero
     # become the log-domain padding ``zero``
     xp = backend.get_array_module(x)
-    shifted = x - x.max(axis=-1, keepdims=True)
-    shifted -= xp.log(xp.exp(shifted).sum(axis=-1, keepdims=True))
-    return xp.maximum(shifted, zero, out=shifted)
+    log_y = _numerics.log_softmax(x, -1)
+    return xp.maximum(log_y, zero, out=log_y)
 
 
 def _label_to_path(labels, blank_symbol, xp):
@@ -233,7 +229,7 @@ def connectionist_temporal_classification(
 
     .. note::
 
-       This function is differentiable only by ``x``. It supports
+       Gradients flow to ``x`` alone. It supports
        one-dimensional inputs at each time step only. Apply a softmax to
        ``x`` before decoding.
 

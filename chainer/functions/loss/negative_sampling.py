@@ -1,7 +1,7 @@
 import numpy
 
 from chainer import backend
-from chainer.backends import cuda
+from chainer.functions import _numerics
 from chainer.functions.activation import sigmoid
 from chainer.functions.array import get_item
 from chainer.functions.array import reshape
@@ -125,10 +125,8 @@ class NegativeSamplingFunctionGrad(function_node.FunctionNode):
         samples = self.samples
 
         # g[i, k]: the gradient of the loss of example i by x_i . w_k
-        half = dtype.type(0.5)
-        g = xp.tanh(self.wx * half)
-        g *= half
-        g += half
+        g = self.wx.astype(dtype)
+        _numerics.sigmoid(g, out=g)
         g *= _signs(xp, g.shape[1], dtype)
         gy = gy.astype(dtype, copy=False)
         if self.reduce == 'no':
@@ -139,10 +137,7 @@ class NegativeSamplingFunctionGrad(function_node.FunctionNode):
         gx = xp.matmul(g[:, None, :], w)[:, 0, :]
         gW = xp.zeros(W.shape, dtype)
         rows = g[:, :, None] * x.astype(dtype, copy=False)[:, None, :]
-        if xp is numpy:
-            numpy.add.at(gW, samples, rows)
-        else:
-            cuda.cupyx.scatter_add(gW, samples, rows)
+        _numerics.add_at(gW, samples, rows)
         return (gx.astype(x.dtype, copy=False),
                 gW.astype(W.dtype, copy=False))
 
@@ -246,7 +241,7 @@ return_samples=False)
             :math:`P`; a :class:`~chainer.utils.WalkerAlias` is
             recommended. Samples out of the words of ``W`` raise as bad
             labels do.
-        sample_size (int): The number of negative samples :math:`k`.
+        sample_size (int): How many negatives, :math:`k`, are drawn.
         reduce (str): ``'sum'`` (default) sums the losses; ``'no'`` keeps
             one loss per example. Any other value raises
             :class:`ValueError`.

@@ -1,6 +1,7 @@
 import numpy
 
 from chainer import backend
+from chainer.functions import _numerics
 from chainer.functions.activation import sigmoid
 from chainer.functions.loss import _labels
 from chainer.functions.math import sum as sum_module
@@ -90,13 +91,9 @@ class SigmoidCrossEntropyGrad(function_node.FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
-        xp = backend.get_array_module(*inputs)
         x, gy = inputs
         dtype = x.dtype
-        half = dtype.type(0.5)
-        gx = utils.force_array(xp.tanh(x * half))
-        gx *= half
-        gx += half
+        gx = _numerics.sigmoid(x)
         gx -= self.t
         gx *= self.ignore_mask
         if self.reduce == 'mean':
@@ -125,7 +122,7 @@ class SigmoidCrossEntropyGrad(function_node.FunctionNode):
 
 
 def sigmoid_cross_entropy(x, t, normalize=True, reduce='mean'):
-    """Cross entropy loss for pre-sigmoid activations.
+    """Binary cross entropy computed from logits.
 
     Each element of ``x`` is the logit of the probability that its binary
     label in ``t`` is 1. The loss is computed from ``x`` directly, which is

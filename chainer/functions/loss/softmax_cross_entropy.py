@@ -3,6 +3,7 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.backends import cuda
+from chainer.functions import _numerics
 from chainer.functions.activation import log_softmax
 from chainer.functions.array import broadcast
 from chainer.functions.array import cast
@@ -95,18 +96,9 @@ def _target_index(t, n_class):
     return index.ravel()
 
 
-def _exp_and_sum(x):
-    # exp(x - max) and its sum over the class axis (in float32 for half)
-    xp = backend.get_array_module(x)
-    shifted = x - x.max(axis=1, keepdims=True)
-    exp_x = xp.exp(shifted, out=shifted)
-    return exp_x, exp_x.sum(
-        axis=1, keepdims=True, dtype=_reduction_dtype(x.dtype))
-
-
 class SoftmaxCrossEntropy(function_node.FunctionNode):
 
-    """Softmax activation followed by a cross entropy loss."""
+    """Cross entropy of class scores, with the softmax built in."""
 
     normalize = True
     # 1 / (the count the mean divides by); set by forward for 'mean'
@@ -182,16 +174,12 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             return xp.zeros(loss_shape, x.dtype),
 
         # log softmax(x) = x - log_z, log_z = max + log(sum(exp(x - max)))
-        max_x = x.max(axis=1, keepdims=True)
-        exp_x = x - max_x
-        xp.exp(exp_x, out=exp_x)
-        sum_exp = exp_x.sum(
-            axis=1, keepdims=True, dtype=_reduction_dtype(x.dtype))
+        exp_x, sum_exp, max_x = _numerics.exp_shifted(
+            x, 1, _reduction_dtype(x.dtype))
         if self.cache_score:
             self._exp_x = exp_x
             self._sum_exp = sum_exp
-        log_z = xp.log(sum_exp)
-        log_z += max_x
+        log_z = _numerics.log_of_shifted_sum(sum_exp, max_x)
         if self.soft_target:
             return self._soft_target_loss(xp, x, t, log_z)
 
@@ -268,7 +256,8 @@ class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
             return xp.zeros_like(x),
         exp_x, sum_exp = self.exp_x, self.sum_exp
         if exp_x is None:
-            exp_x, sum_exp = _exp_and_sum(x)
+            exp_x, sum_exp, _ = _numerics.exp_shifted(
+                x, 1, _reduction_dtype(dtype))
         if self.coeff is not None:
             gloss = gloss * self.coeff
 
@@ -370,7 +359,8 @@ def softmax_cross_entropy(
         x, t, normalize=True, cache_score=True, class_weight=None,
         ignore_label=-1, reduce='mean', enable_double_backprop=False,
         soft_target_loss='cross-entropy'):
-    """Cross entropy loss for pre-softmax activations.
+    """Cross entropy between class scores, taken through a softmax, and
+    labels.
 
     The softmax over axis 1 of ``x`` is the predicted distribution over the
     classes; the loss is its cross entropy with the labels ``t``. With
@@ -425,7 +415,7 @@ def softmax_cross_entropy(
 
     .. note::
 
-       This function is differentiable only by ``x``.
+       Gradients flow to ``x`` alone.
 
     .. admonition:: Example
 

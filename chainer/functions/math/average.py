@@ -9,7 +9,7 @@ from chainer.utils import type_check
 
 class Mean(function_node.FunctionNode):
 
-    """Mean of array elements over given axes."""
+    """Unweighted mean along some axes."""
 
     def __init__(self, axis, keepdims):
         self.axis = _reduction.normalize_axis(axis)

@@ -1,6 +1,4 @@
-import numpy
-
-from chainer import backend
+from chainer.functions import _numerics
 from chainer.functions.array import reshape
 from chainer.functions.math import _reduction
 from chainer.functions.math import exponential
@@ -26,18 +24,8 @@ class LogSumExp(function_node.FunctionNode):
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         x, = inputs
-        xp = backend.get_array_module(x)
-        # Shift by the maximum so that exp cannot overflow; a row whose
-        # maximum is infinite (or NaN) is not shifted.
-        m = x.max(axis=self.axis, keepdims=True)
-        m = xp.where(xp.isfinite(m), m, m.dtype.type(0))
-        y = utils.force_array(x - m)
-        xp.exp(y, out=y)
-        s = utils.force_array(y.sum(axis=self.axis, keepdims=True))
-        with numpy.errstate(divide='ignore'):
-            xp.log(s, out=s)
-        s += m
-        return utils.force_array(xp.squeeze(s, axis=self.axis)),
+        y = _numerics.logsumexp(x, self.axis)
+        return utils.force_array(y.squeeze(axis=self.axis)),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -59,7 +47,8 @@ def logsumexp(x, axis=None):
        y_i = \\log\\left(\\sum_j \\exp(x_{ij})\\right)
 
     It is computed stably: the elements are shifted by their maximum
-    before the exponential.
+    before the exponential. As in Chainer 7.8, a reduction whose maximum
+    is infinite (or NaN) gives NaN.
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): A float array.

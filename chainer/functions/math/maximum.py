@@ -22,7 +22,7 @@ def _check_pair(in_types):
 
 class Maximum(function_node.FunctionNode):
 
-    """Element-wise maximum of input variables."""
+    """Elementwise larger of two arrays."""
 
     def check_type_forward(self, in_types):
         _check_pair(in_types)
@@ -90,7 +90,7 @@ class MaximumGrad(_ChoiceGrad):
 
 
 def maximum(x1, x2):
-    """Element-wise maximum of input variables.
+    """Takes the larger of two arrays, element by element.
 
     The inputs broadcast against each other. Where they are equal, the
     gradient goes to ``x1``.

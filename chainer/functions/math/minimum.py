@@ -8,7 +8,7 @@ from chainer import utils
 
 class Minimum(function_node.FunctionNode):
 
-    """Element-wise minimum of input variables."""
+    """Elementwise smaller of two arrays."""
 
     def check_type_forward(self, in_types):
         maximum_module._check_pair(in_types)
@@ -36,7 +36,7 @@ class MinimumGrad(maximum_module._ChoiceGrad):
 
 
 def minimum(x1, x2):
-    """Element-wise minimum of input variables.
+    """Takes the smaller of two arrays, element by element.
 
     The inputs broadcast against each other. Where they are equal, the
     gradient goes to ``x1``.

@@ -52,7 +52,7 @@ class SelectorBase(function_node.FunctionNode):
 
 class Max(SelectorBase):
 
-    """Maximum of array elements over given axes."""
+    """Largest element along some axes."""
 
     def _fwd(self, x, xp):
         return xp.amax(x, axis=self.axis, keepdims=self.keepdims)
@@ -60,14 +60,14 @@ class Max(SelectorBase):
 
 class Min(SelectorBase):
 
-    """Minimum of array elements over given axes."""
+    """Smallest element along some axes."""
 
     def _fwd(self, x, xp):
         return xp.amin(x, axis=self.axis, keepdims=self.keepdims)
 
 
 def max(x, axis=None, keepdims=False):
-    """Maximum of array elements over given axes.
+    """Largest element along some axes.
 
     Where several elements share the maximum, each of them gets the whole
     gradient.
@@ -94,7 +94,7 @@ def max(x, axis=None, keepdims=False):
 
 
 def min(x, axis=None, keepdims=False):
-    """Minimum of array elements over given axes.
+    """Smallest element along some axes.
 
     Where several elements share the minimum, each of them gets the whole
     gradient.

@@ -17,7 +17,7 @@ def _others_product(x, axis):
 
 class Prod(function_node.FunctionNode):
 
-    """Product of array elements over given axes."""
+    """Multiplies the elements together along some axes."""
 
     def __init__(self, axis=None, keepdims=False):
         self.axis = _reduction.normalize_axis(axis)
@@ -70,7 +70,7 @@ class Prod(function_node.FunctionNode):
 
 
 def prod(x, axis=None, keepdims=False):
-    """Product of array elements over given axes.
+    """Multiplies the elements together along some axes.
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): A float array.

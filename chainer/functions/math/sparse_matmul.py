@@ -2,8 +2,8 @@ import numpy
 
 import chainer
 from chainer import backend
-from chainer.backends import cuda
 from chainer import function_node
+from chainer.functions import _numerics
 from chainer.utils import sparse
 from chainer.utils import type_check
 
@@ -40,7 +40,7 @@ def _spmm(data, row, col, n_rows, dense, dtype):
     n_out = dense.shape[1]
     if xp is not numpy:
         c = xp.zeros((n_rows, n_out), ctype)
-        cuda.cupyx.scatter_add(c, row, data[:, None] * dense[col])
+        _numerics.add_at(c, row, data[:, None] * dense[col])
         return c.astype(dtype, copy=False)
     scipy_sparse = _get_scipy_sparse()
     if scipy_sparse:

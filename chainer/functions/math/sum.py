@@ -9,7 +9,7 @@ from chainer.utils import type_check
 
 class Sum(function_node.FunctionNode):
 
-    """Sum of array elements over given axes."""
+    """Adds the elements up along some axes."""
 
     keepdims = False
 
@@ -59,7 +59,7 @@ class Sum(function_node.FunctionNode):
 
 
 def sum(x, axis=None, keepdims=False):
-    """Sum of array elements over given axes.
+    """Adds the elements up along some axes.
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): A float array
@@ -102,7 +102,7 @@ class SumTo(function_node.FunctionNode):
 
 
 def sum_to(x, shape):
-    """Sums elements along axes to output an array of a given shape.
+    """Adds up elements so that the result has the shape asked for.
 
     It is the reverse of :func:`~chainer.functions.broadcast_to`: leading
     axes are summed away, and the axes where ``shape`` has length one are
@@ -110,10 +110,10 @@ def sum_to(x, shape):
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable.
-        shape (tuple of int): The target shape.
+        shape (tuple of int): The shape to reach.
 
     Returns:
-        ~chainer.Variable: Output variable of shape ``shape``. When ``x``
+        ~chainer.Variable: The result, shaped ``shape``. When ``x``
         already has that shape, it is returned as a variable without a new
         node.
 

@@ -123,7 +123,7 @@ class SimplifiedDropconnect(function_node.FunctionNode):
 
 def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
                            use_batchwise_mask=True):
-    """Linear function regularized by simplified dropconnect.
+    """Affine map whose weights are randomly dropped while training.
 
     It computes :math:`Y = x (M \\odot W)^\\top / (1 - \\text{ratio}) + b`,
     where each element of the mask :math:`M` is zero with probability

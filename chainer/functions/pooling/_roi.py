@@ -17,9 +17,11 @@ import numbers
 
 import numpy
 
-from chainer.backends import cuda
+from chainer import backend
+from chainer import function
+from chainer.functions import _numerics
 from chainer import utils
-from chainer.utils import conv
+from chainer.utils import type_check
 
 
 def _pair(x):
@@ -69,7 +71,7 @@ def parse_sampling_ratio(sampling_ratio):
 
 def _gather(x, batch, ys, xs):
     # x[batch[r], c, ys[r, i], xs[r, j]] as (R, c, outh, outw).
-    channels = conv._xp(x).arange(x.shape[1])
+    channels = backend.get_array_module(x).arange(x.shape[1])
     return x[batch[:, None, None, None], channels[None, :, None, None],
              ys[:, None, :, None], xs[:, None, None, :]]
 
@@ -103,8 +105,7 @@ class Scatter:
             self.flat += numpy.bincount(index, values,
                                         minlength=self.flat.size)
         else:
-            cuda.cupyx.scatter_add(self.flat, index,
-                                   values.astype(numpy.float64))
+            _numerics.add_at(self.flat, index, values.astype(numpy.float64))
 
     def result(self, dtype):
         """The sums, cast to ``dtype``."""
@@ -113,7 +114,7 @@ class Scatter:
 
 def scatter_add(shape, dtype, batch, flat_pixels, values):
     """One :meth:`Scatter.add` into zeros, cast to ``dtype``."""
-    scatter = Scatter(shape, conv._xp(values))
+    scatter = Scatter(shape, backend.get_array_module(values))
     scatter.add(batch, flat_pixels, values)
     return scatter.result(dtype)
 
@@ -127,7 +128,7 @@ def integer_rois(rois, spatial_scale, extra):
         tuple: ``(y_start, x_start, height, width)``, each ``(R,)``; the
         sizes are ``max(end - start + extra, 1)``.
     """
-    xp = conv._xp(rois)
+    xp = backend.get_array_module(rois)
     scaled = xp.round(rois.astype(numpy.float64) * spatial_scale)
     scaled = scaled.astype(numpy.int64)
     y0, x0, y1, x1 = scaled.T
@@ -139,7 +140,7 @@ def bin_bounds(index, stride, start, limit):
     """Pixel bounds ``[lo, hi)`` of the bins numbered ``index``, each
     ``stride`` pixels long, of RoIs starting at pixel ``start`` along one
     axis, clipped to ``[0, limit]`` (arrays that broadcast together)."""
-    xp = conv._xp(index)
+    xp = backend.get_array_module(index)
     lo = xp.floor(index * stride).astype(numpy.int64)
     hi = xp.ceil((index + 1) * stride).astype(numpy.int64)
     return (xp.clip(lo + start, 0, limit), xp.clip(hi + start, 0, limit))
@@ -148,7 +149,7 @@ def bin_bounds(index, stride, start, limit):
 def integer_bins(start, size, n_bins, limit):
     """Pixel bounds ``[lo, hi)`` of the bins of each RoI along one axis,
     clipped to ``[0, limit]``."""
-    xp = conv._xp(start)
+    xp = backend.get_array_module(start)
     return bin_bounds(xp.arange(n_bins), (size / n_bins)[:, None],
                       start[:, None], limit)
 
@@ -156,7 +157,7 @@ def integer_bins(start, size, n_bins, limit):
 def _bin_offsets(lo, hi, limit):
     # For each offset d within the largest bin: the pixel lo + d (clipped
     # in range) and whether it lies in its bin.
-    xp = conv._xp(lo)
+    xp = backend.get_array_module(lo)
     longest = int((hi - lo).max()) if lo.size else 0
     for d in range(longest):
         pixel = lo + d
@@ -170,7 +171,7 @@ def bin_max(x, batch, ys, xs):
     Empty bins get ``-inf`` and index ``-1``; ties go to the first pixel in
     C order.
     """
-    xp = conv._xp(x)
+    xp = backend.get_array_module(x)
     height, width = x.shape[2:]
     shape = (len(batch), x.shape[1], ys[0].shape[1], xs[0].shape[1])
     y = xp.full(shape, -numpy.inf, x.dtype)
@@ -195,7 +196,7 @@ def _bin_areas(ys, xs):
 def bin_mean(x, batch, ys, xs):
     """Mean over each integer bin (0 for empty bins), from the summed-area
     table of ``x``."""
-    xp = conv._xp(x)
+    xp = backend.get_array_module(x)
     n, c, h, w = x.shape
     table = xp.zeros((n, c, h + 1, w + 1), numpy.float64)
     table[:, :, 1:, 1:] = x.cumsum(axis=2, dtype=numpy.float64).cumsum(
@@ -214,7 +215,7 @@ def bin_mean_grad(shape, dtype, batch, ys, xs, gy):
     The four corners of every bin are marked in a difference array whose
     2-D prefix sum is the result.
     """
-    xp = conv._xp(gy)
+    xp = backend.get_array_module(gy)
     n, c, h, w = shape
     areas = _bin_areas(ys, xs)
     g = xp.where(areas > 0, gy / xp.maximum(areas, 1), 0)
@@ -240,7 +241,7 @@ class SampleGrid:
     """
 
     def __init__(self, rois, spatial_scale, outh, outw, sampling_ratio):
-        xp = conv._xp(rois)
+        xp = backend.get_array_module(rois)
         scaled = rois.astype(numpy.float64) * spatial_scale
         scaled = scaled.reshape(len(rois), 4, 1, 1, 1)
         self.start_y, self.start_x = scaled[:, 0], scaled[:, 1]
@@ -286,7 +287,7 @@ def sample_bounds(p, limit):
     """Clamped coordinate, neighbouring pixels and whether the sample is
     in the image (at most one pixel outside), of sample coordinates ``p``
     along an axis of ``limit`` pixels."""
-    xp = conv._xp(p)
+    xp = backend.get_array_module(p)
     inside = (p >= -1) & (p <= limit)
     low = xp.floor(p).astype(numpy.int64)
     low = xp.where(low == limit, low - 1, low)
@@ -303,7 +304,7 @@ def bilinear_taps(y, x, height, width):
         weight 0 is never read), and the mask of the samples in the image
         (at most one pixel outside).
     """
-    xp = conv._xp(y)
+    xp = backend.get_array_module(y)
     y, y_low, y_high, y_in = sample_bounds(y, height)
     x, x_low, x_high, x_in = sample_bounds(x, width)
     taps = []
@@ -323,10 +324,108 @@ def interpolate(x_planes, batch, taps):
     """Bilinear interpolation of ``x`` (as ``(n, c, h * w)``) at the sample
     points of :func:`bilinear_taps`; returns ``(R, c, outh, outw)`` in
     float64."""
-    xp = conv._xp(x_planes)
+    xp = backend.get_array_module(x_planes)
     channels = xp.arange(x_planes.shape[1])[None, :, None, None]
     value = 0.
     for pixel, weight in taps:
         value = value + weight * x_planes[batch[:, None, None, None],
                                           channels, pixel]
     return value
+
+
+# The functions of (x, rois, roi_indices)
+
+def check_roi_types(in_types, float32_only=False):
+    """Type check of ``(x, rois, roi_indices)`` of a RoI function."""
+    type_check._argname(in_types, ('x', 'rois', 'roi_indices'))
+    x_type, roi_type, roi_index_type = in_types
+    if float32_only:
+        type_check.expect(
+            x_type.dtype == numpy.float32,
+            roi_type.dtype == numpy.float32,
+        )
+    else:
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            x_type.dtype == roi_type.dtype,
+        )
+    type_check.expect(
+        x_type.ndim == 4,
+        roi_type.ndim == 2,
+        roi_index_type.dtype == numpy.int32,
+        roi_index_type.ndim == 1,
+    )
+    type_check.expect(
+        roi_type.shape[1] == 4,
+        roi_type.shape[0] == roi_index_type.shape[0],
+    )
+
+
+def roi_bins(rois, spatial_scale, outh, outw, height, width, extra=0):
+    """Pixel bounds ``(ys, xs)`` of the integer bins of RoIs
+    ``(y_min, x_min, y_max, x_max)`` (see :func:`integer_rois` for
+    ``extra``), each a ``(lo, hi)`` pair as :func:`integer_bins` gives."""
+    y0, x0, roi_h, roi_w = integer_rois(rois, spatial_scale, extra)
+    return (integer_bins(y0, roi_h, outh, height),
+            integer_bins(x0, roi_w, outw, width))
+
+
+class RoIFunction(function.Function):
+    """Base of the RoI functions called on ``(x, rois, roi_indices)``.
+
+    It validates ``outsize`` and ``spatial_scale`` (setting ``outh``,
+    ``outw`` and ``spatial_scale``) and type-checks the inputs. float32 is
+    required when ``_float32_only`` is set.
+    """
+
+    _float32_only = False
+
+    def __init__(self, outsize, spatial_scale):
+        self.outh, self.outw, self.spatial_scale = \
+            parse_outsize_and_scale(outsize, spatial_scale)
+
+    def check_type_forward(self, in_types):
+        check_roi_types(in_types, float32_only=self._float32_only)
+
+    def _retain(self, inputs):
+        # Keeps rois and roi_indices for backward and records the shape of
+        # x; returns the inputs.
+        self.retain_inputs((1, 2))
+        self._bottom_data_shape = inputs[0].shape
+        return inputs
+
+    def _output_shape(self, rois, x):
+        return len(rois), x.shape[1], self.outh, self.outw
+
+    def _bins(self, rois, height, width):
+        # The integer bins of the pooling variants.
+        return roi_bins(rois, self.spatial_scale, self.outh, self.outw,
+                        height, width)
+
+
+class RoIAlign(RoIFunction):
+    """Base of the align functions: bilinear samples in each bin.
+
+    Besides :class:`RoIFunction`'s arguments it validates
+    ``sampling_ratio``.
+    """
+
+    _float32_only = True
+
+    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
+        super().__init__(outsize, spatial_scale)
+        self.sampling_ratio = parse_sampling_ratio(sampling_ratio)
+
+    def _grid(self, rois):
+        return SampleGrid(rois, self.spatial_scale, self.outh, self.outw,
+                          self.sampling_ratio)
+
+    @staticmethod
+    def _samples(grid, height, width):
+        # Yields (iy, ix, taps, valid) for each sample offset of the grid:
+        # the bilinear taps of the samples and the mask of those that exist
+        # and lie in the image.
+        for iy, ix, in_grid in grid.offsets():
+            taps, inside = bilinear_taps(
+                *grid.coordinates(iy, ix), height, width)
+            yield iy, ix, taps, inside & in_grid

@@ -38,9 +38,9 @@ class AveragePooling2DGrad(function_node.FunctionNode):
 
     def forward(self, inputs):
         gy, = inputs
-        g = (gy / (self.kh * self.kw)).astype(gy.dtype, copy=False)
-        gx = pooling_nd.spread(g, (self.kh, self.kw), (self.sy, self.sx),
-                               (self.ph, self.pw), self._in_shape[2:])
+        gx = average_pooling_nd.spread_windows(
+            gy, (self.kh, self.kw), (self.sy, self.sx), (self.ph, self.pw),
+            self._in_shape, self.kh * self.kw)
         return gx,
 
     def backward(self, indexes, grad_outputs):

@@ -1,9 +1,10 @@
 import numpy
 
+from chainer import _kernels
+from chainer import backend
 from chainer import function_node
 from chainer.functions.pooling import pooling_nd
 from chainer import utils
-from chainer.utils import conv
 
 
 def _accumulation_dtype(dtype):
@@ -22,12 +23,36 @@ def _window_widths(dims, ksize, stride, pad, outs, dtype):
     return width
 
 
+def _divisor_array(divisor, outs, dtype):
+    # One divisor per output position, as the compiled kernels take it.
+    return numpy.ascontiguousarray(
+        numpy.broadcast_to(numpy.asarray(divisor, dtype), outs))
+
+
 def average_windows(x, ksize, stride, pad, outs, divisor):
     """Sum of each zero-padded window of ``x`` divided by ``divisor``."""
+    kernels = _kernels.get((x,), _kernels.FLOATS)
+    if kernels is not None and len(ksize) <= 3:
+        return kernels.average_pooling_forward(
+            numpy.ascontiguousarray(x), _divisor_array(divisor, outs, x.dtype),
+            outs, ksize, stride, pad)
     total = pooling_nd.window_sum(x, ksize, stride, pad, outs,
                                   _accumulation_dtype(x.dtype))
     y = total / divisor
     return y.astype(x.dtype, copy=False)
+
+
+def spread_windows(gy, ksize, stride, pad, x_shape, divisor):
+    """Gradient of :func:`average_windows`: ``gy / divisor`` added to every
+    element of its window, for an input of shape ``x_shape``."""
+    kernels = _kernels.get((gy,), _kernels.FLOATS)
+    if kernels is not None and len(ksize) <= 3:
+        return kernels.average_pooling_backward(
+            numpy.ascontiguousarray(gy),
+            _divisor_array(divisor, gy.shape[2:], gy.dtype), x_shape,
+            ksize, stride, pad)
+    g = (gy / divisor).astype(gy.dtype, copy=False)
+    return pooling_nd.spread(g, ksize, stride, pad, x_shape[2:])
 
 
 class AveragePoolingND(pooling_nd._PoolingND):
@@ -54,7 +79,7 @@ class AveragePoolingND(pooling_nd._PoolingND):
         if self.pad_value is None:
             width = _window_widths(dims, self.ksize, self.stride, self.pad,
                                    outs, x.dtype)
-            self.width = conv._xp(x).asarray(width)
+            self.width = backend.get_array_module(x).asarray(width)
         else:
             self.width = int(utils.size_of_shape(self.ksize))
         self._in_shape = x.shape
@@ -77,9 +102,8 @@ class AveragePoolingNDGrad(function_node.FunctionNode):
     def forward(self, inputs):
         gy, = inputs
         func = self.func
-        g = (gy / func.width).astype(gy.dtype, copy=False)
-        gx = pooling_nd.spread(g, func.ksize, func.stride, func.pad,
-                               func._in_shape[2:])
+        gx = spread_windows(gy, func.ksize, func.stride, func.pad,
+                            func._in_shape, func.width)
         return gx,
 
     def backward(self, indexes, grad_outputs):

@@ -1,5 +1,6 @@
 import numpy
 
+from chainer import _kernels
 from chainer import function_node
 from chainer.functions.pooling import pooling_nd
 from chainer import utils
@@ -19,14 +20,20 @@ class MaxPoolingND(pooling_nd._PoolingND):
         n, c = x.shape[:2]
         outs = pooling_nd.out_sizes(x.shape[2:], self.ksize, self.stride,
                                     self.pad, self.cover_all)
+        self._in_shape = x.shape
+        self._in_dtype = x.dtype
+        kernels = _kernels.get((x,), _kernels.FLOATS)
+        if kernels is not None and self.ndim <= 3:
+            y, self.indexes = kernels.max_pooling_forward(
+                numpy.ascontiguousarray(x), outs, self.ksize, self.stride,
+                self.pad)
+            return y,
         patches = conv._patches(x, self.ksize, self.stride, self.pad, outs,
                                 (1,) * self.ndim, -numpy.inf)
         col = patches.reshape(
             (n, c, utils.size_of_shape(self.ksize)) + outs)
         y = col.max(axis=2)
         self.indexes = pooling_nd.first_max_index(col, y)
-        self._in_shape = x.shape
-        self._in_dtype = x.dtype
         return y,
 
     def backward(self, indexes, grad_outputs):
@@ -43,6 +50,14 @@ class MaxPoolingNDGrad(function_node.FunctionNode):
     def forward(self, inputs):
         gy, = inputs
         func = self.func
+        kernels = _kernels.get((gy,), _kernels.FLOATS)
+        if (kernels is not None and func.ndim <= 3
+                and func.indexes.dtype == numpy.int64):
+            gx = kernels.max_pooling_backward(
+                numpy.ascontiguousarray(gy),
+                numpy.ascontiguousarray(func.indexes), func._in_shape,
+                func.ksize, func.stride, func.pad)
+            return gx,
         gx = pooling_nd.scatter(gy, func.indexes, func.ksize, func.stride,
                                 func.pad, func._in_shape[2:])
         return gx,

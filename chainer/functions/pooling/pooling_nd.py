@@ -1,7 +1,8 @@
 import numpy
 
-from chainer.backends import cuda
+from chainer import backend
 from chainer import function_node
+from chainer.functions import _numerics
 from chainer import utils
 from chainer.utils import conv
 from chainer.utils import conv_nd
@@ -68,7 +69,7 @@ def spread(g, ksize, stride, pad, dims):
     """Adds each element of ``g`` to every element of its window."""
     ndim = len(ksize)
     lead = (slice(None), slice(None))
-    col = conv._xp(g).broadcast_to(
+    col = backend.get_array_module(g).broadcast_to(
         g[lead + (None,) * ndim], g.shape[:2] + tuple(ksize) + g.shape[2:])
     return conv._col2im(col, stride, pad, dims, (1,) * ndim)
 
@@ -77,7 +78,7 @@ def _window_element_index(indexes, ksize, stride, extent):
     # Flat index, into a C-contiguous (n, c) + extent array, of the element
     # of each window that ``indexes`` (flat indexes in C order of ksize)
     # picks; windows start at 0 and are stride apart.
-    xp = conv._xp(indexes)
+    xp = backend.get_array_module(indexes)
     n, c = indexes.shape[:2]
     outs = indexes.shape[2:]
     steps = [int(numpy.prod(extent[i + 1:])) for i in range(len(extent))]
@@ -101,7 +102,7 @@ def scatter(g, indexes, ksize, stride, pad, dims):
 
     ``indexes`` holds flat indexes into the windows (C order of ksize).
     """
-    xp = conv._xp(g)
+    xp = backend.get_array_module(g)
     extent = _extent(dims, ksize, stride, pad, g.shape[2:])
     index = _window_element_index(indexes, ksize, stride, extent).ravel()
     shape = g.shape[:2] + extent
@@ -115,14 +116,14 @@ def scatter(g, indexes, ksize, stride, pad, dims):
         img = img.astype(g.dtype, copy=False).reshape(shape)
     else:
         img = xp.zeros(shape, g.dtype)
-        cuda.cupyx.scatter_add(img.ravel(), index, values)
+        _numerics.add_at(img.ravel(), index, values)
     lead = (slice(None), slice(None))
     return img[lead + tuple(slice(p, p + d) for p, d in zip(pad, dims))]
 
 
 def gather(x, indexes, ksize, stride, pad, outs):
     """Picks from each window of ``x`` the element ``indexes`` points to."""
-    xp = conv._xp(x)
+    xp = backend.get_array_module(x)
     extent = _extent(x.shape[2:], ksize, stride, pad, outs)
     pad_hi = [e - p - d for e, p, d in zip(extent, pad, x.shape[2:])]
     image = xp.ascontiguousarray(conv._padded(x, pad, pad_hi, 0))

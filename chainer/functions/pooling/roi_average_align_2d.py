@@ -1,9 +1,7 @@
 import numpy
 
-from chainer import function
+from chainer import backend
 from chainer.functions.pooling import _roi
-from chainer.functions.pooling import roi_max_pooling_2d
-from chainer.utils import conv
 
 
 def _get_bounds(p, limit):
@@ -25,38 +23,19 @@ def _get_bounds(p, limit):
     return p, int(low), int(high)
 
 
-class ROIAverageAlign2D(function.Function):
+class ROIAverageAlign2D(_roi.RoIAlign):
 
     """RoIAlign of 2-D feature maps, averaging the sampled points."""
 
-    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
-        self.outh, self.outw, self.spatial_scale = \
-            _roi.parse_outsize_and_scale(outsize, spatial_scale)
-        self.sampling_ratio = _roi.parse_sampling_ratio(sampling_ratio)
-
-    def check_type_forward(self, in_types):
-        roi_max_pooling_2d.check_roi_types(in_types, float32_only=True)
-
-    def _samples(self, rois, height, width):
-        # Yields the taps of each sample offset, masked to the samples that
-        # exist, with the grid.
-        grid = _roi.SampleGrid(rois, self.spatial_scale, self.outh,
-                               self.outw, self.sampling_ratio)
-        for iy, ix, in_grid in grid.offsets():
-            taps, inside = _roi.bilinear_taps(
-                *grid.coordinates(iy, ix), height, width)
-            yield grid, taps, inside & in_grid
-
     def forward(self, inputs):
-        self.retain_inputs((1, 2))
-        x, rois, roi_indices = inputs
-        self._bottom_data_shape = x.shape
+        x, rois, roi_indices = self._retain(inputs)
         n, c, h, w = x.shape
-        xp = conv._xp(x)
+        xp = backend.get_array_module(x)
         planes = x.reshape(n, c, h * w)
-        total = xp.zeros((len(rois), c, self.outh, self.outw), numpy.float64)
+        total = xp.zeros(self._output_shape(rois, x), numpy.float64)
+        grid = self._grid(rois)
         count = 1
-        for grid, taps, valid in self._samples(rois, h, w):
+        for _, _, taps, valid in self._samples(grid, h, w):
             value = _roi.interpolate(planes, roi_indices, taps)
             total += xp.where(valid, value, 0.)
             count = grid.count()
@@ -65,10 +44,11 @@ class ROIAverageAlign2D(function.Function):
     def backward(self, inputs, grad_outputs):
         rois, roi_indices = inputs[1:]
         gy, = grad_outputs
-        xp = conv._xp(gy)
+        xp = backend.get_array_module(gy)
         scatter = _roi.Scatter(self._bottom_data_shape, xp)
-        for grid, taps, valid in self._samples(
-                rois, *self._bottom_data_shape[2:]):
+        grid = self._grid(rois)
+        for _, _, taps, valid in self._samples(
+                grid, *self._bottom_data_shape[2:]):
             g = xp.where(valid, gy / grid.count(), 0.)
             for pixel, weight in taps:
                 scatter.add(roi_indices, pixel, g * weight)

@@ -1,27 +1,12 @@
-from chainer import function
 from chainer.functions.pooling import _roi
-from chainer.functions.pooling import roi_max_pooling_2d
 
 
-class ROIAveragePooling2D(function.Function):
+class ROIAveragePooling2D(_roi.RoIFunction):
 
     """Pools each region of interest of 2-D feature maps by its mean."""
 
-    def __init__(self, outsize, spatial_scale):
-        self.outh, self.outw, self.spatial_scale = \
-            _roi.parse_outsize_and_scale(outsize, spatial_scale)
-
-    def check_type_forward(self, in_types):
-        roi_max_pooling_2d.check_roi_types(in_types)
-
-    def _bins(self, rois, height, width):
-        return roi_max_pooling_2d.integer_bins(
-            rois, self.spatial_scale, self.outh, self.outw, height, width)
-
     def forward(self, inputs):
-        self.retain_inputs((1, 2))
-        x, rois, roi_indices = inputs
-        self._bottom_data_shape = x.shape
+        x, rois, roi_indices = self._retain(inputs)
         ys, xs = self._bins(rois, *x.shape[2:])
         return _roi.bin_mean(x, roi_indices, ys, xs),
 
@@ -35,7 +20,7 @@ class ROIAveragePooling2D(function.Function):
 
 
 def roi_average_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
-    """Spatial region of interest (RoI) average pooling.
+    """Pools each region of interest (RoI) by averaging.
 
     Each RoI, scaled by ``spatial_scale`` and rounded to pixels, is split
     into ``outsize`` bins, and each output element is the mean of its bin

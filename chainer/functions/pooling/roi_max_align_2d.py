@@ -1,43 +1,25 @@
 import numpy
 
-from chainer import function
+from chainer import backend
 from chainer.functions.pooling import _roi
-from chainer.functions.pooling import roi_max_pooling_2d
-from chainer.utils import conv
 
 
-class ROIMaxAlign2D(function.Function):
+class ROIMaxAlign2D(_roi.RoIAlign):
 
     """RoIAlign of 2-D feature maps, keeping the largest sampled point."""
 
-    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
-        self.outh, self.outw, self.spatial_scale = \
-            _roi.parse_outsize_and_scale(outsize, spatial_scale)
-        self.sampling_ratio = _roi.parse_sampling_ratio(sampling_ratio)
-
-    def check_type_forward(self, in_types):
-        roi_max_pooling_2d.check_roi_types(in_types, float32_only=True)
-
-    def _grid(self, rois):
-        return _roi.SampleGrid(rois, self.spatial_scale, self.outh,
-                               self.outw, self.sampling_ratio)
-
     def forward(self, inputs):
-        self.retain_inputs((1, 2))
-        x, rois, roi_indices = inputs
-        self._bottom_data_shape = x.shape
+        x, rois, roi_indices = self._retain(inputs)
         n, c, h, w = x.shape
-        xp = conv._xp(x)
+        xp = backend.get_array_module(x)
         planes = x.reshape(n, c, h * w)
-        shape = (len(rois), c, self.outh, self.outw)
+        shape = self._output_shape(rois, x)
         best = xp.full(shape, -numpy.inf)
         argmax = xp.full(shape, -1, numpy.int32)
         grid = self._grid(rois)
-        for iy, ix, in_grid in grid.offsets():
-            taps, inside = _roi.bilinear_taps(
-                *grid.coordinates(iy, ix), h, w)
+        for iy, ix, taps, valid in self._samples(grid, h, w):
             value = _roi.interpolate(planes, roi_indices, taps)
-            better = inside & in_grid & (value > best)
+            better = valid & (value > best)
             best = xp.where(better, value, best)
             argmax = xp.where(better, iy * grid.grid_w + ix, argmax)
         self.argmax_data = argmax.astype(numpy.int32, copy=False)
@@ -46,7 +28,7 @@ class ROIMaxAlign2D(function.Function):
     def backward(self, inputs, grad_outputs):
         rois, roi_indices = inputs[1:]
         gy, = grad_outputs
-        xp = conv._xp(gy)
+        xp = backend.get_array_module(gy)
         grid = self._grid(rois)
         argmax = self.argmax_data
         found = argmax >= 0
@@ -62,7 +44,7 @@ class ROIMaxAlign2D(function.Function):
 
 def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale,
                      sampling_ratio=None):
-    """Spatial region of interest (RoI) max align.
+    """RoIAlign that keeps the largest sampled value of each bin.
 
     Each RoI, scaled by ``spatial_scale`` but not rounded, is split into
     ``outsize`` bins, and each output element is the maximum of the input,

@@ -1,60 +1,13 @@
-import numpy
-
-from chainer import function
 from chainer.functions.pooling import _roi
-from chainer.utils import type_check
 
 
-def check_roi_types(in_types, float32_only=False):
-    """Type check of ``(x, rois, roi_indices)`` of a RoI function."""
-    type_check._argname(in_types, ('x', 'rois', 'roi_indices'))
-    x_type, roi_type, roi_index_type = in_types
-    if float32_only:
-        type_check.expect(
-            x_type.dtype == numpy.float32,
-            roi_type.dtype == numpy.float32,
-        )
-    else:
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            x_type.dtype == roi_type.dtype,
-        )
-    type_check.expect(
-        x_type.ndim == 4,
-        roi_type.ndim == 2,
-        roi_index_type.dtype == numpy.int32,
-        roi_index_type.ndim == 1,
-    )
-    type_check.expect(
-        roi_type.shape[1] == 4,
-        roi_type.shape[0] == roi_index_type.shape[0],
-    )
-
-
-def integer_bins(rois, spatial_scale, outh, outw, height, width):
-    """Pixel bounds of the bins of RoIs ``(y_min, x_min, y_max, x_max)``."""
-    y0, x0, roi_h, roi_w = _roi.integer_rois(rois, spatial_scale, 0)
-    return (_roi.integer_bins(y0, roi_h, outh, height),
-            _roi.integer_bins(x0, roi_w, outw, width))
-
-
-class ROIMaxPooling2D(function.Function):
+class ROIMaxPooling2D(_roi.RoIFunction):
 
     """Pools each region of interest of 2-D feature maps by its maximum."""
 
-    def __init__(self, outsize, spatial_scale):
-        self.outh, self.outw, self.spatial_scale = \
-            _roi.parse_outsize_and_scale(outsize, spatial_scale)
-
-    def check_type_forward(self, in_types):
-        check_roi_types(in_types)
-
     def forward(self, inputs):
-        self.retain_inputs((1, 2))
-        x, rois, roi_indices = inputs
-        self._bottom_data_shape = x.shape
-        ys, xs = integer_bins(rois, self.spatial_scale, self.outh,
-                              self.outw, *x.shape[2:])
+        x, rois, roi_indices = self._retain(inputs)
+        ys, xs = self._bins(rois, *x.shape[2:])
         y, self.argmax_data = _roi.bin_max(x, roi_indices, ys, xs)
         return y,
 
@@ -67,7 +20,7 @@ class ROIMaxPooling2D(function.Function):
 
 
 def roi_max_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
-    """Spatial region of interest (RoI) max pooling.
+    """Pools each region of interest (RoI) by its maximum.
 
     Each RoI, scaled by ``spatial_scale`` and rounded to pixels, is split
     into ``outsize`` bins, and each output element is the maximum of its

@@ -8,10 +8,9 @@ from chainer.utils import type_check
 def _bins(rois, spatial_scale, outh, outw, height, width):
     # rois: (batch_index, x_min, y_min, x_max, y_max) rows.
     batch = rois[:, 0].astype(numpy.int64)
-    y0, x0, roi_h, roi_w = _roi.integer_rois(rois[:, [2, 1, 4, 3]],
-                                             spatial_scale, 1)
-    return (batch, _roi.integer_bins(y0, roi_h, outh, height),
-            _roi.integer_bins(x0, roi_w, outw, width))
+    ys, xs = _roi.roi_bins(rois[:, [2, 1, 4, 3]], spatial_scale, outh, outw,
+                           height, width, extra=1)
+    return batch, ys, xs
 
 
 def _roi_pooling_slice(size, stride, max_size, roi_offset):

@@ -15,7 +15,7 @@ def spatial_pyramid_pooling_2d(x, pyramid_height, pooling=None):
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): The feature maps,
             ``(n, c, h, w)``.
-        pyramid_height (int): Number of pyramid levels.
+        pyramid_height (int): How many levels the pyramid has.
         pooling (str): The pooling; only ``'max'`` is supported.
 
     Returns:

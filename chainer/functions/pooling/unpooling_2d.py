@@ -6,7 +6,7 @@ from chainer.functions.pooling import unpooling_nd
 
 class Unpooling2D(pooling_2d.Pooling2D):
 
-    """Unpooling over a set of 2-D planes."""
+    """Inverse of 2-D pooling: each value fills its window."""
 
     def __init__(self, ksize, stride=None, pad=0, outsize=None,
                  cover_all=True):

@@ -77,7 +77,7 @@ class CudnnRNNWeightConcat(function.Function):
     same order; the output is cuDNN's weight array.
 
     Args:
-        n_layers (int): The number of layers.
+        n_layers (int): How many layers are stacked.
         states: The :class:`cupy.cudnn.DropoutStates` of the RNN.
         rnn_dir (str): ``'uni'`` or ``'bi'``.
         rnn_mode (str): ``'rnn_relu'``, ``'rnn_tanh'``, ``'gru'`` or
@@ -188,7 +188,7 @@ def cudnn_rnn_weight_concat(
     """Packs the weights and biases of a stacked RNN for cuDNN.
 
     Args:
-        n_layers (int): The number of layers.
+        n_layers (int): How many layers are stacked.
         states: The :class:`cupy.cudnn.DropoutStates` of the RNN.
         use_bi_direction (bool): Whether the RNN is bi-directional.
         rnn_mode (str): ``'rnn_relu'``, ``'rnn_tanh'``, ``'gru'`` or
@@ -219,7 +219,7 @@ class BaseNStepRNN(function.Function):
     LSTMs only) and the concatenation of the outputs of the last layer.
 
     Args:
-        n_layers (int): The number of layers.
+        n_layers (int): How many layers are stacked.
         states: The :class:`cupy.cudnn.DropoutStates` of the RNN.
         lengths (list of int): The mini-batch size of each time step.
         rnn_dir (str): ``'uni'`` or ``'bi'``.

@@ -5,6 +5,7 @@ from chainer import backend
 from chainer.backends import cuda
 from chainer import function
 from chainer import function_node
+from chainer.functions import _numerics
 from chainer.utils import type_check
 
 
@@ -27,42 +28,19 @@ def _gates(x, n_gates, interleaved):
     return [r[:, k] for k in range(n_gates)]
 
 
-def _sigmoid(x):
-    """The logistic sigmoid of an array, as ``tanh(x / 2) / 2 + 1 / 2``
-    (stable for any ``x``)."""
-    xp = backend.get_array_module(x)
-    y = x * 0.5
-    xp.tanh(y, out=y)
-    y *= 0.5
-    y += 0.5
-    return y
-
-
 def _activate_gates(x, n_gates, interleaved):
     """The gates of ``x``, the first through tanh and the others through the
     sigmoid, as views of one new array.
 
-    The sigmoid is computed as ``tanh(x / 2) / 2 + 1 / 2``, stable for any
-    ``x``. It is applied to the whole array at once (contiguous loops are
-    much faster than loops over one gate, strided), then the first gate is
-    overwritten with its tanh.
+    The sigmoid is applied to the whole array at once (contiguous loops
+    are much faster than loops over one gate, strided), then the first
+    gate is overwritten with its tanh.
     """
     xp = backend.get_array_module(x)
-    g = x * 0.5
-    xp.tanh(g, out=g)
-    g *= 0.5
-    g += 0.5
+    g = _numerics.sigmoid(x)
     gates = _gates(g, n_gates, interleaved)
     xp.tanh(_gates(x, n_gates, interleaved)[0], out=gates[0])
     return gates
-
-
-_preamble = '''
-template <typename T> __device__ T sigmoid(T x) {
-    const T half = 0.5;
-    return tanh(x * half) * half + half;
-}
-'''
 
 
 def _check_cell_and_input(c_type, x_type, n_gates):
@@ -131,7 +109,7 @@ class LSTM(function_node.FunctionNode):
             c = tanh(a_x) * sigmoid(i_x) + sigmoid(f_x) * c_prev;
             h = tanh(c) * sigmoid(o_x);
             ''',
-            'chainer_lstm_fwd', preamble=_preamble)(
+            'chainer_lstm_fwd', preamble=_numerics.SIGMOID_CUDA_PREAMBLE)(
                 c_prev[:batch], a, i, f, o, c_next[:batch], h)
         c_next[batch:] = c_prev[batch:]
         self.retain_outputs((0,))
@@ -213,7 +191,7 @@ class LSTMGrad(function.Function):
             gf = total * c_prev * af * (1 - af);
             go = gh * co * ao * (1 - ao);
             ''',
-            'chainer_lstm_bwd', preamble=_preamble)(
+            'chainer_lstm_bwd', preamble=_numerics.SIGMOID_CUDA_PREAMBLE)(
                 c_prev[:batch], c_next[:batch], gc_b,
                 zero if gh is None else gh, a, i, f, o,
                 gc_prev[:batch], ga, gi, gf, go)
@@ -298,12 +276,12 @@ def lstm_grad_grad(
         ``ggc`` and ``ggh``, filled.
     """
     xp = backend.get_array_module(a)
-    o = _sigmoid(o)
+    o = _numerics.sigmoid(o)
     co = xp.tanh(c)
     total = gc + gh * o * (1 - co * co)
     ggc[...], gc_prev[...], ga[...], gi[...], gf[...] = \
-        _input_gates_grad_grad(total, c_prev, xp.tanh(a), _sigmoid(i),
-                               _sigmoid(f), ggc_prev, gga, ggi, ggf)
+        _input_gates_grad_grad(total, c_prev, xp.tanh(a), _numerics.sigmoid(i),
+                               _numerics.sigmoid(f), ggc_prev, gga, ggi, ggf)
     go[...], gc_next[...], ggh[...] = _output_gate_grad_grad(
         ggc, gh, o, co, ggo)
     return gc_prev, ga, gi, gf, go, gc_next, ggc, ggh

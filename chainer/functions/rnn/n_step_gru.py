@@ -67,19 +67,19 @@ use_bi_direction)
     arguments.
 
     Args:
-        n_layers (int): The number of layers.
+        n_layers (int): How many layers are stacked.
         dropout_ratio (float): The dropout ratio.
         hx (:class:`~chainer.Variable`): The initial hidden states.
         ws (list of list of :class:`~chainer.Variable`): The weights.
         bs (list of list of :class:`~chainer.Variable`): The biases.
-        xs (list of :class:`~chainer.Variable`): The input sequence.
+        xs (list of :class:`~chainer.Variable`): The inputs, one
+            array per time step.
         use_bi_direction (bool): Whether the GRU is bi-directional.
 
     Returns:
         tuple: ``hy`` and the tuple ``ys``.
     """
-    n_step_rnn._check_kwargs(kwargs, 'n_step_gru_base')
-    n_step_rnn._check_input_size(xs, ws)
+    n_step_rnn._check_arguments('n_step_gru_base', kwargs, xs, ws)
     hy, _, ys = n_step_rnn._n_step_rnn(
         _GRUCell, n_layers, dropout_ratio, hx, None, ws, bs, xs,
         use_bi_direction)
@@ -108,7 +108,7 @@ def n_step_gru(
     :func:`~chainer.functions.dropout` with ratio ``dropout_ratio``.
 
     Args:
-        n_layers (int): The number of layers :math:`S`.
+        n_layers (int): How many layers are stacked, :math:`S`.
         dropout_ratio (float): The dropout ratio of the inputs of the layers
             but the first.
         hx (:class:`~chainer.Variable`): The initial hidden states, of
@@ -168,7 +168,7 @@ def n_step_bigru(
     concatenation :math:`[h^f_t; h^b_t]` of their hidden states.
 
     Args:
-        n_layers (int): The number of layers :math:`S`.
+        n_layers (int): How many layers are stacked, :math:`S`.
         dropout_ratio (float): The dropout ratio of the inputs of the layers
             but the first.
         hx (:class:`~chainer.Variable`): The initial hidden states, of

@@ -68,20 +68,20 @@ use_bi_direction)
     arguments.
 
     Args:
-        n_layers (int): The number of layers.
+        n_layers (int): How many layers are stacked.
         dropout_ratio (float): The dropout ratio.
         hx (:class:`~chainer.Variable`): The initial hidden states.
         cx (:class:`~chainer.Variable`): The initial cell states.
         ws (list of list of :class:`~chainer.Variable`): The weights.
         bs (list of list of :class:`~chainer.Variable`): The biases.
-        xs (list of :class:`~chainer.Variable`): The input sequence.
+        xs (list of :class:`~chainer.Variable`): The inputs, one
+            array per time step.
         use_bi_direction (bool): Whether the LSTM is bi-directional.
 
     Returns:
         tuple: ``hy``, ``cy`` and the tuple ``ys``.
     """
-    n_step_rnn._check_kwargs(kwargs, 'n_step_lstm_base')
-    n_step_rnn._check_input_size(xs, ws)
+    n_step_rnn._check_arguments('n_step_lstm_base', kwargs, xs, ws)
     return n_step_rnn._n_step_rnn(
         _LSTMCell, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
         use_bi_direction)
@@ -111,7 +111,7 @@ def n_step_lstm(
     :func:`~chainer.functions.dropout` with ratio ``dropout_ratio``.
 
     Args:
-        n_layers (int): The number of layers :math:`S`.
+        n_layers (int): How many layers are stacked, :math:`S`.
         dropout_ratio (float): The dropout ratio of the inputs of the layers
             but the first.
         hx (:class:`~chainer.Variable`): The initial hidden states, of
@@ -177,7 +177,7 @@ def n_step_bilstm(
     concatenation :math:`[h^f_t; h^b_t]` of their hidden states.
 
     Args:
-        n_layers (int): The number of layers :math:`S`.
+        n_layers (int): How many layers are stacked, :math:`S`.
         dropout_ratio (float): The dropout ratio of the inputs of the layers
             but the first.
         hx (:class:`~chainer.Variable`): The initial hidden states, of

@@ -27,18 +27,31 @@ from chainer.functions.rnn._cudnn_rnn import CudnnRNNWeightConcat  # NOQA
 from chainer.utils import argument
 
 
-def _check_kwargs(kwargs, function_name):
+_USING_CONFIG = 'argument is not supported anymore. Use chainer.using_config'
+
+
+def _check_kwargs(kwargs, caller, **retired):
+    """Rejects the keyword arguments left in ``kwargs``.
+
+    A retired argument (a key of ``retired``) raises ``ValueError`` with its
+    message; any other raises ``TypeError`` naming ``caller``.
+    """
     if kwargs:
-        argument.check_unexpected_kwargs(
-            kwargs, train='train argument is not supported anymore. '
-            'Use chainer.using_config',
-            use_cudnn='use_cudnn argument is not supported anymore. '
-            'Use chainer.using_config')
+        argument.check_unexpected_kwargs(kwargs, **retired)
         raise TypeError('{}() got unexpected keyword argument(s) {}'.format(
-            function_name, ', '.join(repr(k) for k in sorted(kwargs))))
+            caller, ', '.join(repr(k) for k in sorted(kwargs))))
 
 
-def _check_input_size(xs, ws):
+def _check_arguments(function_name, kwargs, xs, ws, activation=None):
+    """The argument checks of the n-step functions, in this order: no
+    keyword argument is left (``train`` and ``use_cudnn`` are retired),
+    ``activation`` (when given) is known, and the inputs are as wide as the
+    first weight matrix."""
+    _check_kwargs(kwargs, function_name, train='train ' + _USING_CONFIG,
+                  use_cudnn='use_cudnn ' + _USING_CONFIG)
+    if activation is not None and activation not in _activations:
+        raise ValueError('Invalid activation: "%s". Please select from [%s]'
+                         % (activation, ','.join(_activations)))
     x_in = xs[0].shape[1]
     w_in = ws[0][0].shape[1]
     if x_in != w_in:
@@ -227,7 +240,7 @@ def n_step_rnn_impl(
             ``c`` (all of the same mini-batch size; ``c`` is ``None`` when
             ``cx`` is), and the weights ``w = ws[i]`` and ``b = bs[i]`` of
             the layer and direction.
-        n_layers (int): The number of layers.
+        n_layers (int): How many layers are stacked.
         dropout_ratio (float): The dropout ratio of the inputs of the layers
             but the first.
         hx: The initial hidden states, of shape ``(D * n_layers, B, N)``
@@ -296,23 +309,20 @@ use_bi_direction)
     arguments.
 
     Args:
-        n_layers (int): The number of layers.
+        n_layers (int): How many layers are stacked.
         dropout_ratio (float): The dropout ratio.
         hx (:class:`~chainer.Variable`): The initial hidden states.
         ws (list of list of :class:`~chainer.Variable`): The weights.
         bs (list of list of :class:`~chainer.Variable`): The biases.
-        xs (list of :class:`~chainer.Variable`): The input sequence.
+        xs (list of :class:`~chainer.Variable`): The inputs, one
+            array per time step.
         activation (str): ``'tanh'`` or ``'relu'``.
         use_bi_direction (bool): Whether the RNN is bi-directional.
 
     Returns:
         tuple: ``hy`` and the tuple ``ys``.
     """
-    _check_kwargs(kwargs, 'n_step_rnn_base')
-    if activation not in _activations:
-        raise ValueError('Invalid activation: "%s". Please select from [%s]'
-                         % (activation, ','.join(_activations)))
-    _check_input_size(xs, ws)
+    _check_arguments('n_step_rnn_base', kwargs, xs, ws, activation)
     f = _activations[activation]
     hy, _, ys = _n_step_rnn(
         lambda w, b: _RNNCell(w, b, f), n_layers, dropout_ratio, hx, None,
@@ -341,7 +351,7 @@ def n_step_rnn(
     ratio ``dropout_ratio``.
 
     Args:
-        n_layers (int): The number of layers :math:`S`.
+        n_layers (int): How many layers are stacked, :math:`S`.
         dropout_ratio (float): The dropout ratio of the inputs of the layers
             but the first.
         hx (:class:`~chainer.Variable`): The initial hidden states, of
@@ -403,7 +413,7 @@ def n_step_birnn(
     concatenation :math:`[h^f_t; h^b_t]` of their hidden states.
 
     Args:
-        n_layers (int): The number of layers :math:`S`.
+        n_layers (int): How many layers are stacked, :math:`S`.
         dropout_ratio (float): The dropout ratio of the inputs of the layers
             but the first.
         hx (:class:`~chainer.Variable`): The initial hidden states, of

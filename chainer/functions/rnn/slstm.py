@@ -4,6 +4,7 @@ from chainer import backend
 from chainer.backends import cuda
 from chainer import function
 from chainer import function_node
+from chainer.functions import _numerics
 from chainer.functions.rnn import lstm
 from chainer.utils import type_check
 
@@ -44,7 +45,7 @@ class SLSTM(function_node.FunctionNode):
         c_prev1, c_prev2, x1, x2 = inputs
         a1, i1, f1, _ = lstm._activate_gates(x1, 4, True)
         a2, i2, f2, _ = lstm._activate_gates(x2, 4, True)
-        o = lstm._sigmoid(
+        o = _numerics.sigmoid(
             lstm._gates(x1, 4, True)[3] + lstm._gates(x2, 4, True)[3])
         c = a1 * i1
         a2 *= i2
@@ -72,7 +73,7 @@ class SLSTM(function_node.FunctionNode):
                 + sigmoid(f1) * c_prev1 + sigmoid(f2) * c_prev2;
             h = tanh(c) * sigmoid(o1 + o2);
             ''',
-            'chainer_slstm_fwd', preamble=lstm._preamble)(
+            'chainer_slstm_fwd', preamble=_numerics.SIGMOID_CUDA_PREAMBLE)(
                 c_prev1, a1, i1, f1, o1, c_prev2, a2, i2, f2, o2)
         self.retain_outputs((0,))
         return c, h
@@ -99,7 +100,7 @@ class SLSTMGrad(function.Function):
         if xp is numpy:
             a1, i1, f1, _ = lstm._activate_gates(x1, 4, True)
             a2, i2, f2, _ = lstm._activate_gates(x2, 4, True)
-            o = lstm._sigmoid(
+            o = _numerics.sigmoid(
                 lstm._gates(x1, 4, True)[3] + lstm._gates(x2, 4, True)[3])
             co = numpy.tanh(c)
             if gh is None:
@@ -150,7 +151,7 @@ class SLSTMGrad(function.Function):
             go1 = gh * co * ao * (1 - ao);
             go2 = go1;
             ''',
-            'chainer_slstm_bwd', preamble=lstm._preamble)(
+            'chainer_slstm_bwd', preamble=_numerics.SIGMOID_CUDA_PREAMBLE)(
                 c_prev1, a1, i1, f1, o1, c_prev2, a2, i2, f2, o2, c,
                 zero if gc is None else gc, zero if gh is None else gh,
                 gc_prev1, gc_prev2, ga1, gi1, gf1, go1, ga2, gi2, gf2, go2)
@@ -220,15 +221,15 @@ def slstm_grad_grad(c_prev1, a1, i1, f1,
         and ``gh``.
     """
     xp = backend.get_array_module(a1)
-    o = lstm._sigmoid(o)
+    o = _numerics.sigmoid(o)
     co = xp.tanh(c)
     total = gc + gh * o * (1 - co * co)
     share1, gc_prev1, ga1, gi1, gf1 = lstm._input_gates_grad_grad(
-        total, c_prev1, xp.tanh(a1), lstm._sigmoid(i1), lstm._sigmoid(f1),
-        ggc_prev1, gga1, ggi1, ggf1)
+        total, c_prev1, xp.tanh(a1), _numerics.sigmoid(i1),
+        _numerics.sigmoid(f1), ggc_prev1, gga1, ggi1, ggf1)
     share2, gc_prev2, ga2, gi2, gf2 = lstm._input_gates_grad_grad(
-        total, c_prev2, xp.tanh(a2), lstm._sigmoid(i2), lstm._sigmoid(f2),
-        ggc_prev2, gga2, ggi2, ggf2)
+        total, c_prev2, xp.tanh(a2), _numerics.sigmoid(i2),
+        _numerics.sigmoid(f2), ggc_prev2, gga2, ggi2, ggf2)
     ggc = share1 + share2
     go, gc_next, ggh = lstm._output_gate_grad_grad(
         ggc, gh, o, co, ggo1 + ggo2)

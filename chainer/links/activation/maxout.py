@@ -28,8 +28,8 @@ class Maxout(link.Chain):
     followed by the maximum over each group of ``pool_size`` units.
 
     Args:
-        in_size (int): Dimension of the input vectors.
-        out_size (int): Dimension of the output vectors.
+        in_size (int): Width of each input row.
+        out_size (int): Width of each output row.
         pool_size (int): Number of linear pieces per output unit.
         initialW: Initializer of the weight; an array must have shape
             ``(out_size, pool_size, in_size)``, and a callable gets the

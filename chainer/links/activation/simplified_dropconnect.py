@@ -16,7 +16,7 @@ class SimplifiedDropconnect(link.Link):
     Args:
         in_size (int or None): Dimension of the input vectors; ``None`` for
             lazy initialization.
-        out_size (int): Dimension of the output vectors.
+        out_size (int): Width of each output row.
         ratio (float): Probability of dropping each weight.
         nobias (bool): If ``True``, there is no bias.
         initialW: Initializer of ``W``; ``None`` means

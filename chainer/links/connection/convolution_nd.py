@@ -70,7 +70,7 @@ class ConvolutionND(_ConvolutionNDLinkBase):
         cover_all (bool): Whether every input element must be covered by
             some window (see :func:`~chainer.functions.convolution_nd`).
         dilate (int or tuple of ints): Dilation of the filter.
-        groups (int): Number of channel groups.
+        groups (int): How many groups the channels are split into.
 
     Attributes:
         W (~chainer.Parameter): Filters.

@@ -27,7 +27,7 @@ class DeconvolutionND(convolution_nd._ConvolutionNDLinkBase):
             :class:`~chainer.initializers.LeCunNormal`.
         initial_bias: Initializer of ``b``; ``None`` means zeros.
         dilate (int or tuple of ints): Dilation of the filter.
-        groups (int): Number of channel groups.
+        groups (int): How many groups the channels are split into.
 
     Attributes:
         W (~chainer.Parameter): Filters.

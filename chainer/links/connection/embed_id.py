@@ -14,7 +14,7 @@ class EmbedID(link.Link):
 
     Args:
         in_size (int): Number of IDs (the vocabulary size).
-        out_size (int): Dimension of the vectors.
+        out_size (int): Width of each embedding.
         initialW: Initializer of ``W``; ``None`` means
             ``Normal(1.0)``.
         ignore_label (int or None): An ID that maps to the zero vector

@@ -13,7 +13,7 @@ class Highway(link.Chain):
     The input and output have the same size.
 
     Args:
-        in_out_size (int): Dimension of the input and output vectors.
+        in_out_size (int): Width of the input, which the output keeps.
         nobias (bool): If ``True``, the two linear maps have no bias.
         activate: Activation ``h`` of the plain path.
         init_Wh: Initializer of the plain weight ``plain.W``.

@@ -19,7 +19,7 @@ class Linear(link.Link):
         in_size (int or None): Dimension of the input vectors; ``None``
             for lazy initialization. Given alone, the argument is taken as
             ``out_size``: ``Linear(10)`` is ``Linear(None, 10)``.
-        out_size (int): Dimension of the output vectors.
+        out_size (int): Width of each output row.
         nobias (bool): If ``True``, there is no bias.
         initialW: Initializer of ``W`` (an initializer, a scalar, an array
             of the shape of ``W``, or ``None`` for
@@ -97,7 +97,7 @@ class Linear(link.Link):
         Args:
             x (:class:`~chainer.Variable` or :ref:`ndarray`): Input; its
                 leading ``n_batch_axes`` axes index the vectors.
-            n_batch_axes (int): Number of batch axes.
+            n_batch_axes (int): How many leading axes are batch axes.
 
         Returns:
             ~chainer.Variable: Output of shape ``x.shape[:n_batch_axes] +

@@ -1,4 +1,4 @@
-"""Two-dimensional MLP convolution layer (network in network)."""
+"""The mlpconv block of Network in Network: a convolution and 1x1 ones."""
 
 from chainer.functions.activation import relu
 from chainer import link
@@ -61,7 +61,7 @@ class MLPConvolution2D(link.ChainList):
                 ``(n, in_channels, h, w)``.
 
         Returns:
-            ~chainer.Variable: Output of the last convolution.
+            ~chainer.Variable: What the final convolution gives.
         """
         for conv in self[:-1]:
             x = self.activation(conv(x))

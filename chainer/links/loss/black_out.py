@@ -14,7 +14,7 @@ class BlackOut(link.Link):
     examples drawn from the word counts.
 
     Args:
-        in_size (int): Dimension of the input vectors.
+        in_size (int): Width of each input row.
         counts (sequence of ints): Frequency of each word; negative
             samples are drawn in proportion to it.
         sample_size (int): Number of negative samples per example.

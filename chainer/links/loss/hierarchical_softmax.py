@@ -6,10 +6,10 @@ import heapq
 import numpy
 
 from chainer import backend
-from chainer.backends import cuda
 from chainer import configuration
 from chainer import device_resident
 from chainer import function
+from chainer.functions import _numerics
 from chainer.functions.loss import _labels
 from chainer.initializers import uniform
 from chainer import link
@@ -176,10 +176,7 @@ class BinaryHierarchicalSoftmaxFunction(device_resident.DeviceResident,
         gx = xp.einsum('bl,bld->bd', g, self._w)
         contrib = (g[:, :, None] * x[:, None, :]).reshape(-1, x.shape[1])
         gW = xp.zeros_like(W)
-        if xp is numpy:
-            numpy.add.at(gW, self._nodes.ravel(), contrib)
-        else:
-            cuda.cupyx.scatter_add(gW, self._nodes.ravel(), contrib)
+        _numerics.add_at(gW, self._nodes.ravel(), contrib)
         return gx, None, gW
 
 
@@ -194,9 +191,9 @@ class BinaryHierarchicalSoftmax(link.Link):
     words have short paths.
 
     Args:
-        in_size (int): Dimension of the input vectors.
+        in_size (int): Width of each input row.
         tree: A binary tree of the word IDs, as nested pairs.
-        dtype: Data type of the parameter.
+        dtype: The parameter's dtype.
 
     Attributes:
         W (~chainer.Parameter): Weights of the internal nodes, of shape

@@ -18,7 +18,7 @@ class NegativeSampling(link.Link):
     The words are sampled in proportion to ``counts ** power``.
 
     Args:
-        in_size (int): Dimension of the input vectors.
+        in_size (int): Width of each input row.
         counts (sequence of ints): Frequency of each word.
         sample_size (int): Number of negative samples per example.
         power (float): Power applied to the counts.

@@ -54,7 +54,7 @@ class StatelessGRU(GRUBase):
     Args:
         in_size (int or None): Dimension of the input :math:`x`; ``None``
             initializes the input weights at the first call.
-        out_size (int): Dimension of the hidden vectors.
+        out_size (int): Width of the hidden state.
         init: Initializer of the input weights.
         inner_init: Initializer of the hidden-state weights.
         bias_init: Initializer of the biases (zero if ``None``).
@@ -84,7 +84,7 @@ class StatefulGRU(_stateful.StateMixin, GRUBase):
 
     Args:
         in_size (int or None): Dimension of the input.
-        out_size (int): Dimension of the hidden vector.
+        out_size (int): Width of the hidden state.
         init: Initializer of the input weights.
         inner_init: Initializer of the hidden-state weights.
         bias_init: Initializer of the biases.

@@ -88,17 +88,17 @@ class LSTMBase(link.Chain):
 
 class StatelessLSTM(LSTMBase):
 
-    """Fully-connected LSTM layer that keeps no state.
+    """LSTM link to which the caller passes the state at every step.
 
     Like :class:`LSTM`, it holds the upward and lateral connections as child
     links, but the cell state and the previous output are given to each call
     and the new ones are returned.
 
     Args:
-        in_size (int or None): Dimension of input vectors. If ``None`` (or
+        in_size (int or None): Width of each input row. If ``None`` (or
             when only one size is given), the upward weights are initialized
             at the first call.
-        out_size (int): Dimension of output vectors.
+        out_size (int): Width of the output and of the cell state.
         lateral_init: Initializer of the lateral weights.
         upward_init: Initializer of the upward weights.
         bias_init: Initializer (or scalar) of the biases of the cell input,
@@ -107,8 +107,9 @@ class StatelessLSTM(LSTMBase):
             one if ``None``.
 
     Attributes:
-        upward (~chainer.links.Linear): Upward connections.
-        lateral (~chainer.links.Linear): Lateral connections.
+        upward (~chainer.links.Linear): Maps the input to the gates.
+        lateral (~chainer.links.Linear): Maps the previous output to the
+            gates.
 
     Example:
         >>> l = L.StatelessLSTM(10, 20)
@@ -142,7 +143,7 @@ class StatelessLSTM(LSTMBase):
 
 class LSTM(_stateful.StateMixin, LSTMBase):
 
-    """Fully-connected LSTM layer that keeps its state.
+    """LSTM link that carries its cell state and output between calls.
 
     It holds the upward and lateral connections as child links and the cell
     state ``c`` and the previous output ``h`` as attributes, updated at each
@@ -153,10 +154,10 @@ class LSTM(_stateful.StateMixin, LSTMBase):
     and ``h`` are updated and the others are kept.
 
     Args:
-        in_size (int or None): Dimension of input vectors. If ``None`` (or
+        in_size (int or None): Width of each input row. If ``None`` (or
             when only one size is given), the upward weights are initialized
             at the first call.
-        out_size (int): Dimension of output vectors.
+        out_size (int): Width of the output and of the cell state.
         lateral_init: Initializer of the lateral weights.
         upward_init: Initializer of the upward weights.
         bias_init: Initializer (or scalar) of the biases of the cell input,
@@ -165,10 +166,11 @@ class LSTM(_stateful.StateMixin, LSTMBase):
             one if ``None``.
 
     Attributes:
-        upward (~chainer.links.Linear): Upward connections.
-        lateral (~chainer.links.Linear): Lateral connections.
-        c (~chainer.Variable): Cell states.
-        h (~chainer.Variable): Outputs of the previous step.
+        upward (~chainer.links.Linear): Maps the input to the gates.
+        lateral (~chainer.links.Linear): Maps the previous output to the
+            gates.
+        c (~chainer.Variable): The cell state.
+        h (~chainer.Variable): The output of the last call.
 
     Example:
         >>> l = L.LSTM(10, 20)

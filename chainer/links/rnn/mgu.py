@@ -65,7 +65,7 @@ class StatefulMGU(_stateful.StateMixin, MGUBase):
 
     Args:
         in_size (int): Dimension of the input.
-        out_size (int): Dimension of the hidden vector.
+        out_size (int): Width of the hidden state.
 
     Attributes:
         h (~chainer.Variable): The hidden vector, the state of the link.

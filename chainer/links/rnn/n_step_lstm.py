@@ -15,8 +15,9 @@ class NStepLSTMBase(n_step_rnn.NStepRNNBase):
 
     Args:
         n_layers (int): Number of layers.
-        in_size (int): Dimension of input vectors.
-        out_size (int): Dimension of hidden states and output vectors.
+        in_size (int): Width of each input row.
+        out_size (int): Width of the hidden states, which are also the
+            outputs.
         dropout (float): Dropout ratio between layers.
         initialW: Initializer of the weights.
         initial_bias: Initializer of the biases.
@@ -52,7 +53,7 @@ class NStepLSTM(NStepLSTMBase):
     """__init__(self, n_layers, in_size, out_size, dropout, \
 *, initialW=None, initial_bias=None)
 
-    Stacked uni-directional LSTM over whole sequences.
+    Multi-layer LSTM link, forward in time, over variable-length sequences.
 
     Unlike :func:`~chainer.functions.n_step_lstm`, it takes the sequences
     in any order of lengths and as a plain list (it sorts and transposes
@@ -81,7 +82,8 @@ class NStepBiLSTM(NStepLSTMBase):
     """__init__(self, n_layers, in_size, out_size, dropout, \
 *, initialW=None, initial_bias=None)
 
-    Stacked bi-directional LSTM over whole sequences.
+    Multi-layer LSTM link, both ways in time, over variable-length
+    sequences.
 
     Each layer runs forward and backward in time; its outputs concatenate
     both directions (see :func:`~chainer.functions.n_step_bilstm`).

@@ -6,7 +6,6 @@ from chainer.functions.array import transpose_sequence
 from chainer.functions.rnn import n_step_rnn as rnn
 from chainer import initializers
 from chainer import link
-from chainer.utils import argument
 from chainer import variable
 
 
@@ -59,8 +58,9 @@ class NStepRNNBase(link.ChainList):
 
     Args:
         n_layers (int): Number of layers.
-        in_size (int): Dimension of input vectors.
-        out_size (int): Dimension of hidden states and output vectors.
+        in_size (int): Width of each input row.
+        out_size (int): Width of the hidden states, which are also the
+            outputs.
         dropout (float): Dropout ratio between layers.
         initialW: Initializer of the weights; ``None`` draws them from
             :class:`~chainer.initializers.LeCunNormal` (standard deviation
@@ -73,14 +73,10 @@ class NStepRNNBase(link.ChainList):
 
     def __init__(self, n_layers, in_size, out_size, dropout,
                  *, initialW=None, initial_bias=None, **kwargs):
-        if kwargs:
-            argument.check_unexpected_kwargs(
-                kwargs,
-                use_cudnn='use_cudnn argument is not supported anymore. '
-                'Use chainer.using_config',
-                use_bi_direction='use_bi_direction is not supported anymore',
-                activation='activation is not supported anymore')
-            argument.assert_kwargs_empty(kwargs)
+        rnn._check_kwargs(
+            kwargs, '__init__', use_cudnn='use_cudnn ' + rnn._USING_CONFIG,
+            use_bi_direction='use_bi_direction is not supported anymore',
+            activation='activation is not supported anymore')
 
         direction = 2 if self.use_bi_direction else 1
         W_initializer = initializers._get_initializer(initialW)
@@ -163,16 +159,13 @@ class NStepRNNBase(link.ChainList):
         Args:
             hs (list): The initial state variables (or ``None`` for zeros),
                 batch along their second axis.
-            xs (list of ~chainer.Variable): The input sequences.
+            xs (list of ~chainer.Variable): One array per sequence.
 
         Returns:
             tuple: The list of final states and the list of outputs.
         """
-        if kwargs:
-            argument.check_unexpected_kwargs(
-                kwargs, train='train argument is not supported anymore. '
-                'Use chainer.using_config')
-            argument.assert_kwargs_empty(kwargs)
+        rnn._check_kwargs(kwargs, '_call',
+                          train='train ' + rnn._USING_CONFIG)
         assert isinstance(xs, (list, tuple))
 
         indices = argsort_list_descent(xs)
@@ -197,7 +190,8 @@ class NStepRNNTanh(NStepRNNBase):
     """__init__(self, n_layers, in_size, out_size, dropout, \
 *, initialW=None, initial_bias=None)
 
-    Stacked uni-directional RNN with tanh over whole sequences.
+    Multi-layer tanh RNN link, forward in time, over variable-length
+    sequences.
 
     Unlike :func:`~chainer.functions.n_step_rnn`, it takes the sequences in
     any order of lengths and as a plain list (it sorts and transposes them
@@ -205,8 +199,9 @@ class NStepRNNTanh(NStepRNNBase):
 
     Args:
         n_layers (int): Number of layers.
-        in_size (int): Dimension of input vectors.
-        out_size (int): Dimension of hidden states and output vectors.
+        in_size (int): Width of each input row.
+        out_size (int): Width of the hidden states, which are also the
+            outputs.
         dropout (float): Dropout ratio between layers.
         initialW: Initializer of the weights.
         initial_bias: Initializer of the biases.
@@ -228,7 +223,8 @@ class NStepRNNReLU(NStepRNNBase):
     """__init__(self, n_layers, in_size, out_size, dropout, \
 *, initialW=None, initial_bias=None)
 
-    Stacked uni-directional RNN with ReLU over whole sequences.
+    Multi-layer ReLU RNN link, forward in time, over variable-length
+    sequences.
 
     See :class:`NStepRNNTanh`; only the activation differs.
     """
@@ -249,7 +245,8 @@ class NStepBiRNNTanh(NStepRNNBase):
     """__init__(self, n_layers, in_size, out_size, dropout, \
 *, initialW=None, initial_bias=None)
 
-    Stacked bi-directional RNN with tanh over whole sequences.
+    Multi-layer tanh RNN link, both ways in time, over variable-length
+    sequences.
 
     Each layer runs forward and backward in time; its outputs concatenate
     both directions (see :func:`~chainer.functions.n_step_birnn`).
@@ -271,7 +268,8 @@ class NStepBiRNNReLU(NStepRNNBase):
     """__init__(self, n_layers, in_size, out_size, dropout, \
 *, initialW=None, initial_bias=None)
 
-    Stacked bi-directional RNN with ReLU over whole sequences.
+    Multi-layer ReLU RNN link, both ways in time, over variable-length
+    sequences.
 
     See :class:`NStepBiRNNTanh`; only the activation differs.
     """

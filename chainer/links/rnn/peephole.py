@@ -8,7 +8,7 @@ from chainer.links.rnn import lstm
 
 class StatefulPeepholeLSTM(_stateful.StateMixin, link.Chain):
 
-    """Fully-connected LSTM layer with peephole connections.
+    """LSTM layer whose gates also see the cell state (peepholes).
 
     Besides the ``upward`` and ``lateral`` connections of
     :class:`~chainer.links.LSTM`, the gates look at the cell state through
@@ -28,16 +28,17 @@ class StatefulPeepholeLSTM(_stateful.StateMixin, link.Chain):
     :func:`~chainer.functions.lstm`).
 
     Args:
-        in_size (int): Dimension of the input :math:`x`.
-        out_size (int): Dimension of the hidden vector :math:`h`.
+        in_size (int): Width of the input :math:`x`.
+        out_size (int): Width of the output :math:`h` and of the cell.
 
     Attributes:
-        upward (~chainer.links.Linear): Upward connections.
-        lateral (~chainer.links.Linear): Lateral connections.
+        upward (~chainer.links.Linear): Maps the input to the gates.
+        lateral (~chainer.links.Linear): Maps the previous output to the
+            gates.
         peep_i (~chainer.links.Linear): Peephole to the input gate.
         peep_f (~chainer.links.Linear): Peephole to the forget gate.
         peep_o (~chainer.links.Linear): Peephole to the output gate.
-        c (~chainer.Variable): Cell states.
+        c (~chainer.Variable): The cell state.
         h (~chainer.Variable): Outputs of the last step.
     """
 

@@ -49,8 +49,8 @@ class ChildSumTreeLSTM(_TreeLSTMBase):
     output through ``W_h_f``; all gates see ``x`` through ``W_x``.
 
     Args:
-        in_size (int): Dimension of input vectors.
-        out_size (int): Dimension of cell and output vectors.
+        in_size (int): Width of each input row.
+        out_size (int): Width of the cell state and of the output.
 
     Attributes:
         W_x (~chainer.links.Linear): Connections from the input.
@@ -133,8 +133,8 @@ class NaryTreeLSTM(_TreeLSTMBase):
     forget gate has its own weights.
 
     Args:
-        in_size (int): Dimension of input vectors.
-        out_size (int): Dimension of cell and output vectors.
+        in_size (int): Width of each input row.
+        out_size (int): Width of the cell state and of the output.
         n_ary (int): Number of children of each node.
 
     Attributes:

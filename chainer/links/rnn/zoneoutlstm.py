@@ -10,7 +10,7 @@ from chainer.utils import argument
 
 class StatefulZoneoutLSTM(_stateful.StateMixin, link.Chain):
 
-    """Fully-connected LSTM layer with zoneout on its states.
+    """Stateful LSTM link whose cell state and output are zoned out.
 
     It computes the LSTM update of :class:`~chainer.links.LSTM`, then, in
     training mode, keeps each unit of the previous cell state (output) with
@@ -18,15 +18,16 @@ class StatefulZoneoutLSTM(_stateful.StateMixin, link.Chain):
     (see :func:`~chainer.functions.zoneout`). The state starts at zero.
 
     Args:
-        in_size (int): Dimension of input vectors.
-        out_size (int): Dimension of output vectors.
+        in_size (int): Width of each input row.
+        out_size (int): Width of the output and of the cell state.
         c_ratio (float): Zoneout ratio of the cell state.
         h_ratio (float): Zoneout ratio of the output.
 
     Attributes:
-        upward (~chainer.links.Linear): Upward connections.
-        lateral (~chainer.links.Linear): Lateral connections.
-        c (~chainer.Variable): Cell states.
+        upward (~chainer.links.Linear): Maps the input to the gates.
+        lateral (~chainer.links.Linear): Maps the previous output to the
+            gates.
+        c (~chainer.Variable): The cell state.
         h (~chainer.Variable): Outputs of the last step.
 
     See: `Zoneout: Regularizing RNNs by Randomly Preserving Hidden

@@ -50,7 +50,7 @@ function_style=None)
 
     Args:
         root_name (str): The observation key of the root variable.
-        filename (str): The output file name. ``out_name`` is an old alias.
+        filename (str): Name of the file written. ``out_name`` is an old alias.
         variable_style (dict): DOT attributes of variable nodes; octagons
             by default.
         function_style (dict): DOT attributes of function nodes; records

@@ -19,7 +19,7 @@ class ProgressBar(extension.Extension):
             by default the ``get_training_length()`` of the trainer's stop
             trigger.
         update_interval (int): Draw every this many iterations.
-        bar_length (int): Length of the bars in characters.
+        bar_length (int): How many characters wide each bar is.
         out: The stream written to; standard output by default.
     """
 

@@ -42,7 +42,7 @@ def remove_abandoned_temporaries(outdir, prefix):
 
 
 class Writer:
-    """Base class of snapshot writers.
+    """Base of the snapshot writers.
 
     Subclasses implement :meth:`__call__`, usually through :meth:`save`.
     """

@@ -66,6 +66,28 @@ def mnist_mirror(raw_mnist, tmp_path_factory):
 
 
 @pytest.fixture
+def mnist_test_first_labels():
+    """The first labels of the test split of the mirror, as Chainer 7.8.1
+    reads them."""
+    return [4, 9, 9, 7, 1, 1, 9, 0, 7, 8]
+
+
+@pytest.fixture
+def check_mnist_like_loader(dataset_root, mnist_mirror, monkeypatch,
+                            mnist_test_first_labels):
+    """Checks a loader of an MNIST-like dataset, given the MNIST mirror."""
+    def check(getter, env, directory):
+        monkeypatch.setenv(env, mnist_mirror.as_uri())
+        train, test = getter(ndim=3)
+        assert (len(train), len(test)) == (8000, 2000)
+        assert train[0][0].shape == (1, 28, 28)
+        assert test._datasets[1][:10].tolist() == mnist_test_first_labels
+        assert (dataset_root / 'pfnet' / 'chainer' / directory /
+                'train.npz').exists()
+    return check
+
+
+@pytest.fixture
 def http_server():
     """``(base_url, files)`` of a local HTTP server on 127.0.0.1 (see
     ``dataset_tests/http_server.py``)."""

@@ -17,7 +17,6 @@ ORIGINAL_TRAIN_LABEL_COUNTS = [773, 905, 834, 803, 788, 723, 756, 813, 787,
 ORIGINAL_TEST_LABEL_COUNTS = [207, 230, 198, 207, 194, 169, 202, 215, 187,
                               191]
 ORIGINAL_TRAIN_FIRST_LABELS = [7, 2, 1, 0, 4, 1, 4, 9, 5, 9]
-ORIGINAL_TEST_FIRST_LABELS = [4, 9, 9, 7, 1, 1, 9, 0, 7, 8]
 # get_mnist() training images (float32), summed in float64.
 ORIGINAL_TRAIN_SUM = 815914.7174947211
 # get_mnist(ndim=2, scale=3., dtype=float64) test images, summed.
@@ -49,7 +48,7 @@ def _raw_arrays(raw_mnist):
     return images.reshape(10000, 784), labels
 
 
-def test_default(mnist_env, raw_mnist):
+def test_default(mnist_env, raw_mnist, mnist_test_first_labels):
     train, test = datasets.get_mnist()
     assert isinstance(train, datasets.TupleDataset)
     assert (len(train), len(test)) == (8000, 2000)
@@ -70,7 +69,7 @@ def test_default(mnist_env, raw_mnist):
     assert train_x[123][train_x[123] > 0][:5].tolist() == \
         ORIGINAL_IMAGE_123_FIRST_NONZERO
     assert train._datasets[1][:10].tolist() == ORIGINAL_TRAIN_FIRST_LABELS
-    assert test._datasets[1][:10].tolist() == ORIGINAL_TEST_FIRST_LABELS
+    assert test._datasets[1][:10].tolist() == mnist_test_first_labels
     assert numpy.bincount(train._datasets[1]).tolist() == \
         ORIGINAL_TRAIN_LABEL_COUNTS
     assert numpy.bincount(test._datasets[1]).tolist() == \
@@ -150,32 +149,6 @@ def test_wrong_pair(dataset_root, mnist_mirror, tmp_path, monkeypatch):
         dataset_root / 'pfnet' / 'chainer' / 'mnist' / 'train.npz')
 
 
-@pytest.mark.parametrize('getter, env, directory', [
-    (datasets.get_fashion_mnist, 'CHAINER_FASHION_MNIST_BASE_URL',
-     'fashion-mnist'),
-    (datasets.get_kuzushiji_mnist, 'CHAINER_KUZUSHIJI_MNIST_BASE_URL',
-     'kuzushiji_mnist'),
-])
-def test_mnist_like_loaders(getter, env, directory, dataset_root,
-                            mnist_mirror, monkeypatch):
-    monkeypatch.setenv(env, mnist_mirror.as_uri())
-    train, test = getter(ndim=3)
-    assert (len(train), len(test)) == (8000, 2000)
-    assert train[0][0].shape == (1, 28, 28)
-    assert test._datasets[1][:10].tolist() == ORIGINAL_TEST_FIRST_LABELS
-    assert (dataset_root / 'pfnet' / 'chainer' / directory /
-            'train.npz').exists()
-
-
-def test_label_names():
-    assert datasets.get_fashion_mnist_labels() == [
-        'T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal',
-        'Shirt', 'Sneaker', 'Bag', 'Ankle boot']
-    labels = datasets.get_kuzushiji_mnist_labels()
-    assert len(labels) == 10
-    assert labels[0] == ('o', '\u304a') and labels[9] == ('wo', '\u3092')
-
-
 _MNIST_FILES = ('train-images-idx3-ubyte.gz', 'train-labels-idx1-ubyte.gz',
                 't10k-images-idx3-ubyte.gz', 't10k-labels-idx1-ubyte.gz')
 
@@ -227,7 +200,8 @@ def test_damaged_mirror_is_not_cached(damage, dataset_root, mnist_mirror,
 
 
 def test_mirrors_tried_in_order(dataset_root, mnist_mirror, http_server,
-                                monkeypatch):
+                                monkeypatch,
+                                mnist_test_first_labels):
     from chainer.datasets import mnist
     base, files = http_server
     for name in _MNIST_FILES:
@@ -240,7 +214,7 @@ def test_mirrors_tried_in_order(dataset_root, mnist_mirror, http_server,
         base + '/refuses/', base + '/truncates/', base + '/serves/'])
     train, test = datasets.get_mnist()
     assert (len(train), len(test)) == (8000, 2000)
-    assert test._datasets[1][:10].tolist() == ORIGINAL_TEST_FIRST_LABELS
+    assert test._datasets[1][:10].tolist() == mnist_test_first_labels
     assert files.requests['/serves/train-images-idx3-ubyte.gz'] == 1
 
 

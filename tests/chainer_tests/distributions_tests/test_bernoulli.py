@@ -105,3 +105,25 @@ def test_sample_integers():
     numpy.random.seed(1)
     numpy.testing.assert_array_equal(
         y.array, numpy.random.binomial(1, p, size=(6, 2)))
+
+
+# Configurations of fixtures/make_fixture.py checked against the numbers
+# of Chainer 7.8.1 (see conftest.py).
+CHAINER_7_8_CONFIGS = ['bernoulli_p', 'bernoulli_logit_check']
+
+
+def test_matches_chainer_7_8(distribution_check, config, member):
+    distribution_check.check_member(config, member)
+
+
+def test_grad_of_log_prob_matches_chainer_7_8(distribution_check, config):
+    distribution_check.check_grad_log_prob(config)
+
+
+def test_grad_of_sample_matches_chainer_7_8(distribution_check, config):
+    distribution_check.check_grad_sample(config)
+
+
+def test_kl_divergence_against_monte_carlo(distribution_check):
+    distribution_check.check_kl_against_monte_carlo(
+        lambda h, r: distributions.Bernoulli(h.pos(r, 0.1, 0.9)))

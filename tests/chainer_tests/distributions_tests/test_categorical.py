@@ -60,3 +60,25 @@ def test_sample_frequencies():
     assert y.shape == (20000, 2)
     freq = numpy.stack([(y == i).mean(axis=0) for i in range(3)], axis=-1)
     testing.assert_allclose(freq, p, atol=2e-2)
+
+
+# Configurations of fixtures/make_fixture.py checked against the numbers
+# of Chainer 7.8.1 (see conftest.py).
+CHAINER_7_8_CONFIGS = ['categorical_p', 'categorical_logit']
+
+
+def test_matches_chainer_7_8(distribution_check, config, member):
+    distribution_check.check_member(config, member)
+
+
+def test_grad_of_log_prob_matches_chainer_7_8(distribution_check, config):
+    distribution_check.check_grad_log_prob(config)
+
+
+def test_grad_of_sample_matches_chainer_7_8(distribution_check, config):
+    distribution_check.check_grad_sample(config)
+
+
+def test_kl_divergence_against_monte_carlo(distribution_check):
+    distribution_check.check_kl_against_monte_carlo(
+        lambda h, r: distributions.Categorical(h.simplex(r)))

@@ -42,3 +42,25 @@ def test_sample_is_differentiable_in_theta():
     numpy.random.seed(0)
     eps = numpy.random.gamma(numpy.array([2., 3.]), size=(5, 2))
     testing.assert_allclose(theta.grad, eps.sum(axis=0), rtol=1e-5)
+
+
+# Configurations of fixtures/make_fixture.py checked against the numbers
+# of Chainer 7.8.1 (see conftest.py).
+CHAINER_7_8_CONFIGS = ['gamma']
+
+
+def test_matches_chainer_7_8(distribution_check, config, member):
+    distribution_check.check_member(config, member)
+
+
+def test_grad_of_log_prob_matches_chainer_7_8(distribution_check, config):
+    distribution_check.check_grad_log_prob(config)
+
+
+def test_grad_of_sample_matches_chainer_7_8(distribution_check, config):
+    distribution_check.check_grad_sample(config)
+
+
+def test_kl_divergence_against_monte_carlo(distribution_check):
+    distribution_check.check_kl_against_monte_carlo(
+        lambda h, r: distributions.Gamma(h.pos(r, 1, 5), h.pos(r)))

@@ -54,3 +54,25 @@ def test_cdf_node_gradients():
 def test_icdf_node_gradients():
     x = numpy.array([0.1, 0.4, 0.6, 0.95])
     _check_node(distributions.laplace._laplace_icdf, x)
+
+
+# Configurations of fixtures/make_fixture.py checked against the numbers
+# of Chainer 7.8.1 (see conftest.py).
+CHAINER_7_8_CONFIGS = ['laplace']
+
+
+def test_matches_chainer_7_8(distribution_check, config, member):
+    distribution_check.check_member(config, member)
+
+
+def test_grad_of_log_prob_matches_chainer_7_8(distribution_check, config):
+    distribution_check.check_grad_log_prob(config)
+
+
+def test_grad_of_sample_matches_chainer_7_8(distribution_check, config):
+    distribution_check.check_grad_sample(config)
+
+
+def test_kl_divergence_against_monte_carlo(distribution_check):
+    distribution_check.check_kl_against_monte_carlo(
+        lambda h, r: distributions.Laplace(h.pos(r, -1, 1), h.pos(r)))

@@ -1,3 +1,4 @@
+import copy
 import sys
 
 import numpy
@@ -117,3 +118,37 @@ def test_triangular_inv_needs_scipy_on_cpu(monkeypatch):
     with pytest.raises(ImportError, match='SciPy'):
         distributions.multivariate_normal._triangular_inv(
             numpy.eye(3, dtype=numpy.float32))
+
+
+# Configurations of fixtures/make_fixture.py checked against the numbers
+# of Chainer 7.8.1 (see conftest.py).
+CHAINER_7_8_CONFIGS = ['multivariate_normal']
+
+
+def test_matches_chainer_7_8(distribution_check, config, member):
+    distribution_check.check_member(config, member)
+
+
+def test_grad_of_log_prob_matches_chainer_7_8(distribution_check, config):
+    distribution_check.check_grad_log_prob(config)
+
+
+def test_grad_of_sample_matches_chainer_7_8(distribution_check, config):
+    distribution_check.check_grad_sample(config)
+
+
+def test_kl_divergence_against_monte_carlo(distribution_check):
+    distribution_check.check_kl_against_monte_carlo(
+        lambda h, r: distributions.MultivariateNormal(
+            h.pos(r, -1, 1, h.KL_SHAPE + (3,)), scale_tril=h.tril(r)))
+
+
+def test_copy_of_multivariate_normal():
+    dist = distributions.MultivariateNormal(
+        numpy.zeros((2, 3), numpy.float32),
+        scale_tril=numpy.broadcast_to(numpy.eye(3, dtype=numpy.float32),
+                                      (2, 3, 3)))
+    other = copy.copy(dist)
+    assert other is not dist
+    assert other.loc is dist.loc
+    assert other.batch_shape == (2,)

@@ -88,3 +88,26 @@ def test_log_prob_gradient():
     gradient_check.check_backward(
         lambda loc, scale: distributions.Normal(loc, scale).log_prob(x),
         (loc, scale), gy)
+
+
+# Configurations of fixtures/make_fixture.py checked against the numbers
+# of Chainer 7.8.1 (see conftest.py).
+CHAINER_7_8_CONFIGS = ['normal', 'normal_float64', 'normal_log_scale']
+
+
+def test_matches_chainer_7_8(distribution_check, config, member):
+    distribution_check.check_member(config, member)
+
+
+def test_grad_of_log_prob_matches_chainer_7_8(distribution_check, config):
+    distribution_check.check_grad_log_prob(config)
+
+
+def test_grad_of_sample_matches_chainer_7_8(distribution_check, config):
+    distribution_check.check_grad_sample(config)
+
+
+def test_kl_divergence_against_monte_carlo(distribution_check):
+    distribution_check.check_kl_against_monte_carlo(
+        lambda h, r: distributions.Normal(
+            h.pos(r, -1, 1), log_scale=h.pos(r, -1, 1)))

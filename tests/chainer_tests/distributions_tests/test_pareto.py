@@ -46,3 +46,25 @@ def test_log_prob_below_scale():
                                 numpy.full(2, 3., numpy.float32))
     y = dist.log_prob(numpy.array([1., 3.], numpy.float32)).array
     assert y[0] == -numpy.inf and numpy.isfinite(y[1])
+
+
+# Configurations of fixtures/make_fixture.py checked against the numbers
+# of Chainer 7.8.1 (see conftest.py).
+CHAINER_7_8_CONFIGS = ['pareto']
+
+
+def test_matches_chainer_7_8(distribution_check, config, member):
+    distribution_check.check_member(config, member)
+
+
+def test_grad_of_log_prob_matches_chainer_7_8(distribution_check, config):
+    distribution_check.check_grad_log_prob(config)
+
+
+def test_grad_of_sample_matches_chainer_7_8(distribution_check, config):
+    distribution_check.check_grad_sample(config)
+
+
+def test_kl_divergence_against_monte_carlo(distribution_check):
+    distribution_check.check_kl_against_monte_carlo(
+        lambda h, r: distributions.Pareto(h.pos(r, 0.5, 1), h.pos(r, 2, 4)))

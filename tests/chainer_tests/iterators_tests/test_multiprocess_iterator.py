@@ -1,5 +1,6 @@
 import copy
 import gc
+import importlib.util
 import os
 import pickle
 import signal
@@ -11,6 +12,23 @@ import pytest
 
 from chainer import iterators
 from chainer.iterators import multiprocess_iterator
+
+
+def _load_contract():
+    # The tests shared by the iterators (iterator_contract.py).
+    path = os.path.join(os.path.dirname(__file__), 'iterator_contract.py')
+    spec = importlib.util.spec_from_file_location('iterator_contract', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+contract = _load_contract()
+
+
+class TestMultiprocessIteratorContract(contract.IteratorContract):
+    iterator_class = iterators.MultiprocessIterator
+    iterator_options = {'n_processes': 2}
 
 
 class PidDataset:

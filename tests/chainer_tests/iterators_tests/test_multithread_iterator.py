@@ -1,8 +1,26 @@
+import importlib.util
+import os
 import threading
 
 import numpy
 
 from chainer import iterators
+
+
+def _load_contract():
+    # The tests shared by the iterators (iterator_contract.py).
+    path = os.path.join(os.path.dirname(__file__), 'iterator_contract.py')
+    spec = importlib.util.spec_from_file_location('iterator_contract', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+contract = _load_contract()
+
+
+class TestMultithreadIteratorContract(contract.IteratorContract):
+    iterator_class = iterators.MultithreadIterator
 
 
 class ThreadRecordingDataset:

@@ -519,3 +519,53 @@ def test_plain_arrays_are_saved_without_pickle(tmp_path):
     serializers.save_npz(tmp_path / 'm.npz', {'a': numpy.ones(2)})
     with numpy.load(tmp_path / 'm.npz', allow_pickle=False) as f:
         numpy.testing.assert_array_equal(f['a'], 1.)
+
+
+# Recurrent links -------------------------------------------------------
+# fixtures/original_rnn_links.npz was written by Chainer 7.8.1's save_npz
+# from the chain of _recurrent_chain(0), built right after
+# numpy.random.seed(0).
+
+
+def _recurrent_chain(seed):
+    numpy.random.seed(seed)
+    chain = chainer.Chain()
+    with chain.init_scope():
+        chain.lstm = chainer.links.LSTM(2, 3)
+        chain.nstep = chainer.links.NStepBiLSTM(1, 2, 1, 0.0)
+        chain.gru = chainer.links.NStepGRU(1, 1, 1, 0.0)
+    return chain
+
+
+def _param_arrays(chain):
+    return {name[1:]: p.array for name, p in chain.namedparams()}
+
+
+def test_recurrent_links_load_chainer_7_8_file():
+    chain = _recurrent_chain(1)
+    path = fixture_path('original_rnn_links.npz')
+    serializers.load_npz(path, chain)
+    with numpy.load(path) as f:
+        saved = {key: f[key] for key in f.files}
+    arrays = _param_arrays(chain)
+    assert sorted(arrays) == sorted(saved)
+    for key, value in saved.items():
+        numpy.testing.assert_array_equal(arrays[key], value, err_msg=key)
+    # The same draws as Chainer 7.8.1 for the same seed.
+    for key, value in _param_arrays(_recurrent_chain(0)).items():
+        numpy.testing.assert_array_equal(value, saved[key], err_msg=key)
+
+
+def test_recurrent_links_saved_keys_and_round_trip(tmp_path):
+    path = str(tmp_path / 'links.npz')
+    saved_chain = _recurrent_chain(0)
+    serializers.save_npz(path, saved_chain)
+    original_path = fixture_path('original_rnn_links.npz')
+    with numpy.load(path) as f, numpy.load(original_path) as original:
+        assert sorted(f.files) == sorted(original.files)
+    chain = _recurrent_chain(2)
+    serializers.load_npz(path, chain)
+    expected = _param_arrays(saved_chain)
+    for key, value in _param_arrays(chain).items():
+        numpy.testing.assert_array_equal(value, expected[key], err_msg=key)
+    assert chain.nstep.ws[1][3] is chain.nstep[1].w3

@@ -1,6 +1,7 @@
 """What the pre-trained image classifiers (VGG, ResNet, GoogLeNet) share."""
 
 import os
+import sys
 
 import numpy
 
@@ -84,44 +85,12 @@ def prepare_image(image, size, mean):
     return (bgr - numpy.asarray(mean, dtype=dtype)).transpose(2, 0, 1)
 
 
-def cached_model_path(name, source):
-    """Path of a converted pre-trained model cached in the dataset root.
-
-    Chainer downloads (or takes) the Caffe model and converts it on
-    the first use; neither is possible here, so the converted ``.npz`` file
-    must already be in ``$CHAINER_DATASET_ROOT/pfnet/chainer/models/``.
-
-    Args:
-        name (str): File name of the converted model.
-        source (str): Where the Caffe model comes from, for the message.
-
-    Returns:
-        str: The path of the file.
-
-    Raises:
-        FileNotFoundError: If the file is not there.
-    """
-    from chainer.dataset import download
-    root = download.get_dataset_directory('pfnet/chainer/models/')
-    path = os.path.join(root, name)
-    if not os.path.exists(path):
-        raise FileNotFoundError(
-            'The pre-trained model {} was not found. It cannot be '
-            'downloaded and converted here: convert the Caffe model ({}) '
-            'with Chainer 7.8 and place the .npz file there, or give the '
-            'path of a .npz file as pretrained_model.'.format(path, source))
-    return path
-
-
-def pretrained_path(pretrained_model, auto_name=None, source=None):
+def pretrained_path(pretrained_model):
     """The file a model loads its weights from, checked before building it.
 
     Args:
         pretrained_model: The ``pretrained_model`` argument of the model: a
-            path or file object, ``'auto'`` or ``None``.
-        auto_name (str): File name of the cached model ``'auto'`` stands
-            for (see :func:`cached_model_path`), if it has this meaning.
-        source (str): Where the Caffe model comes from, for the message.
+            path or file object, or ``None``.
 
     Returns:
         The path or file to load, or ``None`` for random initialization.
@@ -131,14 +100,90 @@ def pretrained_path(pretrained_model, auto_name=None, source=None):
     """
     if not pretrained_model:
         return None
-    if auto_name is not None and pretrained_model == 'auto':
-        return cached_model_path(auto_name, source)
     if isinstance(pretrained_model, (str, os.PathLike)) \
             and not os.path.exists(pretrained_model):
         raise FileNotFoundError(
             'The pre-trained model file {} does not exist.'.format(
                 pretrained_model))
     return pretrained_model
+
+
+def models_directory():
+    """The folder of the pre-trained models in the dataset root.
+
+    Returns:
+        str: ``$CHAINER_DATASET_ROOT/pfnet/chainer/models/``, created if
+        missing.
+    """
+    from chainer.dataset import download
+    return download.get_dataset_directory('pfnet/chainer/models/')
+
+
+def load_converted_model(model, npz_name, find_caffemodel, convert):
+    """Loads a converted Caffe model, converting it on the first use.
+
+    The converted model is ``npz_name`` in :func:`models_directory`. When
+    it is missing, the Caffe model is located (or downloaded), converted
+    into that file and loaded; the file appears only once complete, and
+    processes that ask for it at the same time convert it once (see
+    :func:`chainer.dataset.download.cache_or_load_file`).
+
+    Args:
+        model (~chainer.Link): The model to load the weights into.
+        npz_name (str): File name of the converted model.
+        find_caffemodel (callable): Returns the path of the Caffe model;
+            called only when the converted model is missing.
+        convert (callable): ``convert(path_caffemodel, path_npz)`` writes
+            the converted model.
+
+    Returns:
+        ~chainer.Link: ``model``.
+    """
+    from chainer.dataset import download
+    path = os.path.join(models_directory(), npz_name)
+
+    def load(path_npz):
+        load_npz(path_npz, model)
+        return model
+
+    def create(path_npz):
+        path_caffemodel = find_caffemodel()
+        sys.stderr.write(
+            'Now loading caffemodel (usually it may take few minutes)\n')
+        sys.stderr.flush()
+        convert(path_caffemodel, path_npz)
+        return load(path_npz)
+
+    return download.cache_or_load_file(path, create, load)
+
+
+def save_npz(path, link):
+    """Saves a converted model, uncompressed, as Chainer 7.8 does."""
+    from chainer.serializers import npz
+    npz.save_npz(path, link, compression=False)
+
+
+def load_caffemodel(path):
+    """Reads a ``.caffemodel`` file into a
+    :class:`~chainer.links.caffe.CaffeFunction`."""
+    from chainer.links.caffe import caffe_function
+    return caffe_function.CaffeFunction(path)
+
+
+def copy_link_params(dst, src, bias=True):
+    """Copies the weight ``W`` (and the bias ``b``) of one link to another.
+
+    The arrays of ``dst`` are kept and written into, so the values of
+    ``src`` broadcast to their shapes.
+
+    Args:
+        dst (~chainer.Link): The link to write to.
+        src (~chainer.Link): The link of the Caffe model.
+        bias (bool): Whether to copy the bias too.
+    """
+    dst.W.array[...] = src.W.array
+    if bias:
+        dst.b.array[...] = src.b.array
 
 
 def load_npz(path, model):
@@ -175,18 +220,6 @@ class PretrainedModel(link.Chain):
     def available_layers(self):
         """list of str: Names of the layers ``forward`` can return."""
         return list(self.functions.keys())
-
-    @classmethod
-    def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz, *args):
-        """Not supported: it needs ``chainer.links.caffe``.
-
-        Convert the Caffe model with Chainer 7.8 and load the ``.npz`` file
-        given as ``pretrained_model``.
-        """
-        raise NotImplementedError(
-            'Converting Caffe models needs chainer.links.caffe, which this '
-            'implementation does not provide. Convert the model with '
-            'Chainer 7.8 and give the .npz file as pretrained_model.')
 
     def _check_retired_args(self, kwargs, *extra):
         if kwargs:

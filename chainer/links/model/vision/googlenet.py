@@ -26,6 +26,31 @@ _MEAN = (104.0, 117.0, 123.0)  # BGR
 
 _URL = 'http://dl.caffe.berkeleyvision.org/bvlc_googlenet.caffemodel'
 
+# Links of GoogLeNet and the layers of the Caffe model they come from.
+_CAFFE_LAYERS = (
+    ('conv1', 'conv1/7x7_s2'),
+    ('conv2_reduce', 'conv2/3x3_reduce'),
+    ('conv2', 'conv2/3x3'),
+    ('loss1_conv', 'loss1/conv'),
+    ('loss1_fc1', 'loss1/fc'),
+    ('loss1_fc2', 'loss1/classifier'),
+    ('loss2_conv', 'loss2/conv'),
+    ('loss2_fc1', 'loss2/fc'),
+    ('loss2_fc2', 'loss2/classifier'),
+    ('loss3_fc', 'loss3/classifier'),
+)
+# The inception modules (links ``inc3a``, ... and Caffe layers
+# ``inception_3a/...``), and their links and Caffe layers.
+_INCEPTIONS = ('3a', '3b', '4a', '4b', '4c', '4d', '4e', '5a', '5b')
+_INCEPTION_CAFFE_LAYERS = (
+    ('conv1', '1x1'),
+    ('proj3', '3x3_reduce'),
+    ('conv3', '3x3'),
+    ('proj5', '5x5_reduce'),
+    ('conv5', '5x5'),
+    ('projp', 'pool_proj'),
+)
+
 
 class GoogLeNet(_pretrained.PretrainedModel):
 
@@ -49,10 +74,12 @@ class GoogLeNet(_pretrained.PretrainedModel):
 
     Args:
         pretrained_model (str): Path of a ``.npz`` file of the pre-trained
-            model to load. ``'auto'`` loads the converted model from
-            ``$CHAINER_DATASET_ROOT/pfnet/chainer/models/`` (it cannot be
-            downloaded here: a missing file raises
-            :class:`FileNotFoundError`). ``None`` initializes the weights
+            model to load. ``'auto'`` loads ``bvlc_googlenet.npz`` from
+            ``$CHAINER_DATASET_ROOT/pfnet/chainer/models/``; on the first
+            use, that file is made from the Caffe model of BVLC,
+            downloaded (see :func:`chainer.dataset.cached_download`) and
+            converted by :meth:`convert_caffemodel_to_npz`. ``None``
+            initializes the weights
             as BVLC did, from ``LeCunUniform(scale=1.0)`` (Caffe's
             ``xavier`` filler).
 
@@ -68,8 +95,8 @@ class GoogLeNet(_pretrained.PretrainedModel):
 
     def __init__(self, pretrained_model='auto'):
         super().__init__()
-        path = _pretrained.pretrained_path(
-            pretrained_model, 'bvlc_googlenet.npz', _URL)
+        auto = pretrained_model == 'auto'
+        path = None if auto else _pretrained.pretrained_path(pretrained_model)
         if pretrained_model:
             # The weights are overwritten: zeros are cheaper than sampling.
             kwargs = {'initialW': constant.Zero()}
@@ -99,8 +126,45 @@ class GoogLeNet(_pretrained.PretrainedModel):
             self.loss2_fc1 = Linear(2048, 1024, **kwargs)
             self.loss2_fc2 = Linear(1024, 1000, **kwargs)
 
-        if path is not None:
+        if auto:
+            _pretrained.load_converted_model(
+                self, 'bvlc_googlenet.npz', _download_caffemodel,
+                GoogLeNet.convert_caffemodel_to_npz)
+        elif path is not None:
             _pretrained.load_npz(path, self)
+
+    @classmethod
+    def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz):
+        """Converts BVLC's Caffe model of GoogLeNet to a ``.npz`` file.
+
+        The weights and biases of the Caffe layers are copied to the links
+        of a new model of this class: ``conv1/7x7_s2`` to ``conv1``,
+        ``conv2/3x3_reduce`` and ``conv2/3x3`` to ``conv2_reduce`` and
+        ``conv2``, ``loss3/classifier`` to ``loss3_fc``; for the auxiliary
+        classifiers, ``loss1/conv``, ``loss1/fc`` and ``loss1/classifier``
+        to ``loss1_conv``, ``loss1_fc1`` and ``loss1_fc2`` (and the same
+        for ``loss2``); and in each inception module, say
+        ``inception_3a`` (the link ``inc3a``), ``1x1``, ``3x3_reduce``,
+        ``3x3``, ``5x5_reduce``, ``5x5`` and ``pool_proj`` to ``conv1``,
+        ``proj3``, ``conv3``, ``proj5``, ``conv5`` and ``projp``.
+
+        Args:
+            path_caffemodel (str): Path of the ``.caffemodel`` file.
+            path_npz (str): Path of the ``.npz`` file to write
+                (uncompressed).
+        """
+        caffemodel = _pretrained.load_caffemodel(path_caffemodel)
+        model = cls(pretrained_model=None)
+        for link_name, caffe_name in _CAFFE_LAYERS:
+            _pretrained.copy_link_params(
+                getattr(model, link_name), caffemodel[caffe_name])
+        for name in _INCEPTIONS:
+            inception = getattr(model, 'inc' + name)
+            for link_name, caffe_name in _INCEPTION_CAFFE_LAYERS:
+                _pretrained.copy_link_params(
+                    getattr(inception, link_name),
+                    caffemodel['inception_{}/{}'.format(name, caffe_name)])
+        _pretrained.save_npz(path_npz, model)
 
     @property
     def functions(self):
@@ -150,6 +214,12 @@ def prepare(image, size=(224, 224)):
         numpy.ndarray: Array of shape ``(3, H, W)``.
     """
     return _pretrained.prepare_image(image, size, _MEAN)
+
+
+def _download_caffemodel():
+    # chainer.dataset sits above the links: it is reached at call time.
+    from chainer.dataset import download
+    return download.cached_download(_URL)
 
 
 def _max_pooling_2d(x):

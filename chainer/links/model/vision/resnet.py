@@ -46,11 +46,14 @@ class ResNetLayers(_pretrained.PretrainedModel):
 
     Args:
         pretrained_model (str): Path of a ``.npz`` file of the pre-trained
-            model to load. A name ending in ``.caffemodel`` (what ``'auto'``
-            stands for in the subclasses) loads the converted model
+            model to load. A name ending in ``.caffemodel`` (``'auto'``
+            stands for ``ResNet-{n_layers}-model.caffemodel`` in the
+            subclasses) loads the converted model
             ``ResNet-{n_layers}-model.npz`` from
-            ``$CHAINER_DATASET_ROOT/pfnet/chainer/models/`` (converting the
-            Caffe model is not possible here: a missing file raises
+            ``$CHAINER_DATASET_ROOT/pfnet/chainer/models/``; on the first
+            use, that file is made by :meth:`convert_caffemodel_to_npz` from
+            the Caffe model of that name in the same folder, which must be
+            downloaded from MSRA by hand (a missing one raises
             :class:`FileNotFoundError`). ``None`` initializes the
             convolutions as in the paper, from ``HeNormal(scale=1.0)``.
         n_layers (int): 50, 101 or 152.
@@ -65,19 +68,18 @@ class ResNetLayers(_pretrained.PretrainedModel):
     """
 
     _mean = _MEAN
+    # Depth converted by convert_caffemodel_to_npz when not given.
+    _n_layers = 50
 
     def __init__(self, pretrained_model, n_layers, downsample_fb=False):
         super().__init__()
         if n_layers not in _BLOCKS:
             raise ValueError('The n_layers argument should be either 50, 101,'
                              ' or 152, but {} was given.'.format(n_layers))
-        if pretrained_model and pretrained_model.endswith('.caffemodel'):
-            path = _pretrained.cached_model_path(
-                'ResNet-{}-model.npz'.format(n_layers),
-                '{} from {}'.format(
-                    os.path.basename(pretrained_model), _CAFFE_SOURCE))
-        else:
-            path = _pretrained.pretrained_path(pretrained_model)
+        from_caffe = bool(pretrained_model) \
+            and pretrained_model.endswith('.caffemodel')
+        path = None if from_caffe \
+            else _pretrained.pretrained_path(pretrained_model)
         if pretrained_model:
             # The weights are overwritten: zeros are cheaper than sampling.
             conv_kwargs = {'initialW': constant.Zero()}
@@ -95,8 +97,55 @@ class ResNetLayers(_pretrained.PretrainedModel):
             self.res5 = BuildingBlock(block[3], 1024, 512, 2048, 2, **kwargs)
             self.fc6 = Linear(2048, 1000)
 
-        if path is not None:
+        if from_caffe:
+            _pretrained.load_converted_model(
+                self, 'ResNet-{}-model.npz'.format(n_layers),
+                lambda: _find_caffemodel(pretrained_model),
+                lambda path_caffemodel, path_npz:
+                ResNetLayers.convert_caffemodel_to_npz(
+                    path_caffemodel, path_npz, n_layers))
+        elif path is not None:
             _pretrained.load_npz(path, self)
+
+    @classmethod
+    def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz,
+                                  n_layers=None):
+        """Converts a Caffe model of MSRA's ResNet to a ``.npz`` file.
+
+        The layers of the Caffe model map to the links of
+        :class:`ResNetLayers` of the same depth: ``conv1`` (with its bias
+        only for 50 layers), ``bn_conv1`` and ``scale_conv1`` to ``conv1``
+        and ``bn1``; ``fc1000`` to ``fc6``; and in each bottleneck, say
+        ``res3b1`` (the second one of ``res3``, named ``res3b`` in
+        ResNet-50), the branches ``res3b1_branch2a``, ``2b``, ``2c`` (and
+        ``1``, the projection of the first bottleneck ``res3a``) to
+        ``conv1``, ``conv2``, ``conv3`` (and ``conv4``). The Caffe model
+        splits batch normalization in two layers: ``bn3b1_branch2a`` gives
+        the statistics ``avg_mean`` and ``avg_var`` of ``bn1``,
+        ``scale3b1_branch2a`` its ``gamma`` (the scale) and ``beta`` (the
+        bias).
+
+        Args:
+            path_caffemodel (str): Path of the ``.caffemodel`` file.
+            path_npz (str): Path of the ``.npz`` file to write
+                (uncompressed).
+            n_layers (int): 50, 101 or 152; by default, the depth of the
+                class (50 for :class:`ResNetLayers`).
+        """
+        if n_layers is None:
+            n_layers = cls._n_layers
+        caffemodel = _pretrained.load_caffemodel(path_caffemodel)
+        model = ResNetLayers(pretrained_model=None, n_layers=n_layers)
+        _copy_conv_bn(model.conv1, model.bn1, caffemodel, 'conv1',
+                      'bn_conv1', 'scale_conv1', bias=n_layers == 50)
+        stages = (model.res2, model.res3, model.res4, model.res5)
+        for stage, block in enumerate(stages, 2):
+            names = _bottleneck_names(n_layers, stage, len(block._forward))
+            for link_name, caffe_name in zip(block._forward, names):
+                _copy_bottleneck(getattr(block, link_name), caffemodel,
+                                 caffe_name)
+        _pretrained.copy_link_params(model.fc6, caffemodel.fc1000)
+        _pretrained.save_npz(path_npz, model)
 
     @property
     def functions(self):
@@ -130,6 +179,8 @@ class ResNet50Layers(ResNetLayers):
             ``extract`` can return.
     """
 
+    _n_layers = 50
+
     def __init__(self, pretrained_model='auto', downsample_fb=False):
         if pretrained_model == 'auto':
             pretrained_model = 'ResNet-50-model.caffemodel'
@@ -153,6 +204,8 @@ class ResNet101Layers(ResNetLayers):
             ``extract`` can return.
     """
 
+    _n_layers = 101
+
     def __init__(self, pretrained_model='auto', downsample_fb=False):
         if pretrained_model == 'auto':
             pretrained_model = 'ResNet-101-model.caffemodel'
@@ -175,6 +228,8 @@ class ResNet152Layers(ResNetLayers):
         available_layers (list of str): Names of the layers ``forward`` and
             ``extract`` can return.
     """
+
+    _n_layers = 152
 
     def __init__(self, pretrained_model='auto', downsample_fb=False):
         if pretrained_model == 'auto':
@@ -326,6 +381,53 @@ class BottleneckB(link.Chain):
 
 def _max_pooling_2d(x):
     return max_pooling_2d(x, ksize=3, stride=2)
+
+
+def _find_caffemodel(name):
+    # The Caffe model for pretrained_model: a path relative to the folder
+    # of the pre-trained models.
+    path = os.path.join(_pretrained.models_directory(), name)
+    if not os.path.exists(path):
+        raise FileNotFoundError(
+            'The Caffe model {} of the pre-trained ResNet does not exist: '
+            'download it from {} and place it there.'.format(
+                path, _CAFFE_SOURCE))
+    return path
+
+
+def _bottleneck_names(n_layers, stage, count):
+    # Caffe names of the bottlenecks of a stage: letters (res3a, res3b,
+    # ...), except in the long stages res3 and res4 of the deeper models
+    # (res4a, res4b1, res4b2, ...).
+    if n_layers == 50 or stage in (2, 5):
+        return ['{}{}'.format(stage, chr(ord('a') + i)) for i in range(count)]
+    return ['{}a'.format(stage)] + [
+        '{}b{}'.format(stage, i) for i in range(1, count)]
+
+
+def _copy_conv_bn(conv, bn, caffemodel, conv_name, bn_name, scale_name,
+                  bias=False):
+    # A convolution and the BatchNorm and Scale layers after it.
+    _pretrained.copy_link_params(
+        conv, getattr(caffemodel, conv_name), bias=bias)
+    caffe_bn = getattr(caffemodel, bn_name)
+    caffe_scale = getattr(caffemodel, scale_name)
+    bn.avg_mean[...] = caffe_bn.avg_mean
+    bn.avg_var[...] = caffe_bn.avg_var
+    bn.gamma.array[...] = caffe_scale.W.array
+    bn.beta.array[...] = caffe_scale.bias.b.array
+
+
+def _copy_bottleneck(bottleneck, caffemodel, name):
+    # Branches 2a, 2b, 2c of the residual path, and 1 of the projection.
+    branches = ['2a', '2b', '2c']
+    if isinstance(bottleneck, BottleneckA):
+        branches.append('1')
+    for i, branch in enumerate(branches, 1):
+        suffix = '{}_branch{}'.format(name, branch)
+        _copy_conv_bn(getattr(bottleneck, 'conv{}'.format(i)),
+                      getattr(bottleneck, 'bn{}'.format(i)), caffemodel,
+                      'res' + suffix, 'bn' + suffix, 'scale' + suffix)
 
 
 def _global_average_pooling_2d(x):

@@ -46,11 +46,14 @@ class VGGLayers(_pretrained.PretrainedModel):
 
     Args:
         pretrained_model (str): Path of a ``.npz`` file of the pre-trained
-            model to load. ``'auto'`` loads the converted model from
-            ``$CHAINER_DATASET_ROOT/pfnet/chainer/models/`` (it cannot be
-            downloaded here: a missing file raises
-            :class:`FileNotFoundError`). ``None`` initializes the weights
-            as in the paper, from ``Normal(0.01)`` with zero biases.
+            model to load. ``'auto'`` loads
+            ``VGG_ILSVRC_{n_layers}_layers.npz`` from
+            ``$CHAINER_DATASET_ROOT/pfnet/chainer/models/``; on the first
+            use, that file is made from the Caffe model of the VGG team,
+            downloaded (see :func:`chainer.dataset.cached_download`) and
+            converted by :meth:`convert_caffemodel_to_npz`. ``None``
+            initializes the weights as in the paper, from ``Normal(0.01)``
+            with zero biases.
         n_layers (int): 16 or 19.
 
     Attributes:
@@ -67,9 +70,8 @@ class VGGLayers(_pretrained.PretrainedModel):
             raise ValueError(
                 'The n_layers argument should be either 16 or 19, '
                 'but {} was given.'.format(n_layers))
-        path = _pretrained.pretrained_path(
-            pretrained_model, 'VGG_ILSVRC_{}_layers.npz'.format(n_layers),
-            _URLS[n_layers])
+        auto = pretrained_model == 'auto'
+        path = None if auto else _pretrained.pretrained_path(pretrained_model)
         if pretrained_model:
             # The weights are overwritten: zeros are cheaper than sampling.
             kwargs = {'initialW': constant.Zero(),
@@ -96,8 +98,33 @@ class VGGLayers(_pretrained.PretrainedModel):
                 self.conv5_4 = Convolution2D(512, 512, 3, 1, 1, **kwargs)
         self.n_layers = n_layers
 
-        if path is not None:
+        if auto:
+            url = _URLS[n_layers]
+            _pretrained.load_converted_model(
+                self, 'VGG_ILSVRC_{}_layers.npz'.format(n_layers),
+                lambda: _cached_download(url),
+                VGGLayers.convert_caffemodel_to_npz)
+        elif path is not None:
             _pretrained.load_npz(path, self)
+
+    @classmethod
+    def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz):
+        """Converts a Caffe model of VGG to a ``.npz`` file of Chainer.
+
+        Every layer with parameters is saved under its Caffe name
+        (``conv1_1/W``, ``conv1_1/b``, ..., ``fc8/b``), as
+        :class:`~chainer.links.caffe.CaffeFunction` reads it; these are the
+        names of the links of :class:`VGGLayers`, so the file serves as
+        ``pretrained_model``. The same function converts the 16- and the
+        19-layer models.
+
+        Args:
+            path_caffemodel (str): Path of the ``.caffemodel`` file.
+            path_npz (str): Path of the ``.npz`` file to write
+                (uncompressed).
+        """
+        _pretrained.save_npz(
+            path_npz, _pretrained.load_caffemodel(path_caffemodel))
 
     @property
     def functions(self):
@@ -180,3 +207,9 @@ def prepare(image, size=(224, 224)):
 
 def _max_pooling_2d(x):
     return max_pooling_2d(x, ksize=2)
+
+
+def _cached_download(url):
+    # chainer.dataset sits above the links: it is reached at call time.
+    from chainer.dataset import download
+    return download.cached_download(url)

@@ -1,4 +1,7 @@
+import importlib.util
+import json
 import operator
+import os
 
 import numpy
 import pytest
@@ -580,3 +583,138 @@ def test_convert_value_to_string(value, string):
 def test_convert_value_to_string_refuses_other_values():
     with pytest.raises(ValueError):
         basic_math._convert_value_to_string([1, 2])
+
+
+# Constants under NumPy 1 promotion ---------------------------------------
+# Chainer 7.8.1 ran on NumPy 1, whose promotion rules differ from NumPy 2's:
+# a NumPy scalar next to a Python number was computed in at least float64
+# or int64 (``1. / numpy.float16(2.5)`` is a float64 0.4, not a float16
+# 0.39990234), and a Python integer out of an integer dtype's range wrapped
+# around instead of raising OverflowError. Users relied on both, e.g.
+# ``Variable(f32) / numpy.float16(2.5)``.
+#
+# Each case of fixtures/make_numpy1_fixture.py is one Variable dtype, one
+# constant operand and one operator; fixtures/original_numpy1_semantics.json
+# holds what Chainer 7.8.1 (NumPy 1.26) gave for each: the output's dtype,
+# shape, values and label, the input's gradient, or the type of the error
+# raised.
+
+NUMPY1_FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures')
+
+
+def _load_numpy1_cases():
+    path = os.path.join(NUMPY1_FIXTURES, 'make_numpy1_fixture.py')
+    spec = importlib.util.spec_from_file_location(
+        'basic_math_numpy1_cases', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+numpy1_cases = _load_numpy1_cases()
+
+# Powers go through the platform's pow and log, which NumPy 1.26 and 2
+# round differently in the last place.
+_TRANSCENDENTAL = ('pow', 'rpow')
+
+
+@pytest.fixture(scope='module')
+def original():
+    path = os.path.join(NUMPY1_FIXTURES, 'original_numpy1_semantics.json')
+    with open(path) as f:
+        return json.load(f)
+
+
+def _decode(encoded):
+    return numpy.array(encoded['values'], encoded['dtype']).reshape(
+        encoded['shape'])
+
+
+def _check_array(actual, expected, transcendental):
+    assert actual['dtype'] == expected['dtype']
+    assert actual['shape'] == expected['shape']
+    actual, expected = _decode(actual), _decode(expected)
+    if transcendental and expected.dtype.kind == 'f':
+        finite = numpy.isfinite(expected)
+        numpy.testing.assert_array_equal(numpy.isfinite(actual), finite)
+        numpy.testing.assert_array_max_ulp(
+            actual[finite], expected[finite], maxulp=2)
+    else:
+        numpy.testing.assert_array_equal(actual, expected)
+
+
+@pytest.mark.parametrize('case', numpy1_cases.CASES)
+def test_constant_operand_matches_chainer_7_8_on_numpy1(original, case):
+    expected = original[case]
+    actual = numpy1_cases.evaluate(case)
+    assert sorted(actual) == sorted(expected)
+    if 'error' in expected:
+        assert actual['error'] == expected['error']
+        return
+    transcendental = case.split(' ')[2] in _TRANSCENDENTAL
+    _check_array(actual, expected, transcendental)
+    assert actual['label'] == expected['label']
+    if 'grad_error' in expected:
+        assert actual['grad_error'] == expected['grad_error']
+    elif expected.get('grad') is not None:
+        _check_array(actual['grad'], expected['grad'], transcendental)
+    else:
+        assert actual.get('grad') is None
+
+
+def test_fixture_lists_every_case(original):
+    assert sorted(original) == sorted(numpy1_cases.CASES)
+
+
+def test_float32_divided_by_float16_scalar():
+    # 1 / float16(2.5) is computed in float64, then cast to float32.
+    x = chainer.Variable(numpy.array([1.5, 2.0], numpy.float32))
+    y = x / numpy.float16(2.5)
+    assert y.dtype == numpy.float32
+    numpy.testing.assert_array_equal(
+        y.array, x.array * numpy.float32(0.4))
+    assert y.creator.label == '_ * 0.4'
+
+
+def test_float32_plus_float64_scalar_stays_float32():
+    x = chainer.Variable(numpy.array([1.5, 2.0], numpy.float32))
+    y = x + numpy.float64(0.1)
+    assert y.dtype == numpy.float32
+    numpy.testing.assert_array_equal(
+        y.array, x.array + numpy.float32(0.1))
+
+
+def test_integer_constant_wraps_around():
+    x = chainer.Variable(numpy.array([1, 2], numpy.int8))
+    numpy.testing.assert_array_equal((x + 300).array,
+                                     numpy.array([45, 46], numpy.int8))
+    u = chainer.Variable(numpy.array([1, 2], numpy.uint8))
+    numpy.testing.assert_array_equal((u - 1).array,
+                                     numpy.array([0, 1], numpy.uint8))
+
+
+def test_power_gradient_of_float16_scalar_exponent():
+    # The exponent of the gradient, float16(0.1) - 1, is a float64.
+    x = chainer.Variable(numpy.array([1.5, 2.0], numpy.float32))
+    y = x ** numpy.float16(0.1)
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    value = float(numpy.float16(0.1))
+    expected = numpy.float32(value) * x.array ** numpy.float32(value - 1)
+    numpy.testing.assert_allclose(x.grad, expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize('base', [-2, 0, -0.5])
+def test_gradient_of_power_of_non_positive_base_raises(base):
+    # The gradient needs log(base), which math.log refuses.
+    x = chainer.Variable(numpy.array([1.0, 2.0], numpy.float32))
+    y = base ** x
+    y.grad = numpy.ones_like(y.array)
+    with pytest.raises(ValueError):
+        y.backward()
+
+
+def test_label_of_reciprocal_of_numpy_scalar():
+    x = chainer.Variable(numpy.ones(2, numpy.float32))
+    assert (x / numpy.float32(0.1)).creator.label == '_ * 9.99999985098839'
+    assert (x / 0.5).creator.label == '_ * 2.0'

@@ -155,3 +155,18 @@ class TestGRUAlias:
         args = [numpy.zeros((1, 3), numpy.float32)] * n_args
         with pytest.raises(ValueError, match='But %d is given' % n_args):
             link(*args)
+
+
+# Cases run against the numbers recorded from Chainer 7.8.1 (see
+# conftest.py): name: function of the helpers, returning the link and its
+# outputs.
+CHAINER_7_8_CASES = {
+    'StatefulGRU': lambda helpers: helpers.stateful(gru.StatefulGRU),
+    'GRU': lambda helpers: helpers.stateful(gru.GRU, n_steps=2),
+    'StatelessGRU': lambda helpers: helpers.stateless(gru.StatelessGRU),
+}
+
+
+@pytest.mark.parametrize('name', sorted(CHAINER_7_8_CASES))
+def test_matches_chainer_7_8(chainer_7_8, name):
+    chainer_7_8.check(name, CHAINER_7_8_CASES[name])

@@ -277,3 +277,49 @@ def test_gpu_matches_cpu():
         testing.assert_allclose(y.array, e, rtol=1e-4, atol=1e-5)
     link.to_cpu()
     assert isinstance(link.h.array, numpy.ndarray)
+
+
+def _lstm(helpers):
+    link = lstm.LSTM(3, 4)
+    helpers.fill(link)
+    inp = helpers.inp
+    ys = [link(inp((3, 3), 0)), link(inp((2, 3), 1)), link(inp((2, 3), 2))]
+    return link, ys + [link.c, link.h]
+
+
+def _lstm_set_state(helpers):
+    link = lstm.LSTM(3, 4)
+    helpers.fill(link)
+    link.set_state(helpers.var((2, 4), 3), helpers.var((2, 4), 4))
+    return link, [link(helpers.inp((2, 3), 0)), link.c]
+
+
+def _stateless_lstm(helpers):
+    link = lstm.StatelessLSTM(3, 4)
+    helpers.fill(link)
+    c, h = link(helpers.var((2, 4), 1), helpers.var((2, 4), 2),
+                helpers.inp((2, 3)))
+    c2, h2 = link(c, h, helpers.inp((2, 3), 7))
+    return link, [c, h, c2, h2]
+
+
+def _stateless_lstm_none(helpers):
+    link = lstm.StatelessLSTM(3, 4)
+    helpers.fill(link)
+    return link, list(link(None, None, helpers.inp((2, 3))))
+
+
+# Cases run against the numbers recorded from Chainer 7.8.1 (see
+# conftest.py): name: function of the helpers, returning the link and its
+# outputs.
+CHAINER_7_8_CASES = {
+    'LSTM': _lstm,
+    'LSTM_set_state': _lstm_set_state,
+    'StatelessLSTM': _stateless_lstm,
+    'StatelessLSTM_none': _stateless_lstm_none,
+}
+
+
+@pytest.mark.parametrize('name', sorted(CHAINER_7_8_CASES))
+def test_matches_chainer_7_8(chainer_7_8, name):
+    chainer_7_8.check(name, CHAINER_7_8_CASES[name])

@@ -83,3 +83,17 @@ class TestStatefulMGU:
             link = mgu.StatefulMGU(3, 4)
             y = link(numpy.zeros((2, 3)))
         assert y.dtype == numpy.float64
+
+
+# Cases run against the numbers recorded from Chainer 7.8.1 (see
+# conftest.py): name: function of the helpers, returning the link and its
+# outputs.
+CHAINER_7_8_CASES = {
+    'StatefulMGU': lambda helpers: helpers.stateful(mgu.StatefulMGU),
+    'StatelessMGU': lambda helpers: helpers.stateless(mgu.StatelessMGU),
+}
+
+
+@pytest.mark.parametrize('name', sorted(CHAINER_7_8_CASES))
+def test_matches_chainer_7_8(chainer_7_8, name):
+    chainer_7_8.check(name, CHAINER_7_8_CASES[name])

@@ -1,4 +1,5 @@
 import numpy
+import pytest
 
 from chainer import functions as F
 from chainer.links.rnn import peephole
@@ -74,3 +75,17 @@ class TestStatefulPeepholeLSTM:
         loss.backward()
         for param in self.link.params():
             assert numpy.abs(param.grad).sum() > 0
+
+
+# Cases run against the numbers recorded from Chainer 7.8.1 (see
+# conftest.py): name: function of the helpers, returning the link and its
+# outputs.
+CHAINER_7_8_CASES = {
+    'StatefulPeepholeLSTM':
+        lambda helpers: helpers.stateful(peephole.StatefulPeepholeLSTM),
+}
+
+
+@pytest.mark.parametrize('name', sorted(CHAINER_7_8_CASES))
+def test_matches_chainer_7_8(chainer_7_8, name):
+    chainer_7_8.check(name, CHAINER_7_8_CASES[name])

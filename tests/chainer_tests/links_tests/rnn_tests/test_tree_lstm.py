@@ -150,3 +150,30 @@ class TestNaryTreeLSTM:
     def test_bad_n_ary(self):
         with pytest.raises(AssertionError):
             tree_lstm.NaryTreeLSTM(3, 4, n_ary=0)
+
+
+def _tree(helpers, link):
+    helpers.fill(link)
+    inp = helpers.inp
+    n = link.n_ary if hasattr(link, 'n_ary') else 0
+    c1, h1 = link(*([None] * (2 * n)), inp((2, 3), 1))
+    pad = [None] * (n - 2) if n else []
+    c2, h2 = link(c1, None, *pad, h1, None, *pad, inp((2, 3), 2))
+    c3, h3 = link(c1, c2, *pad, h1, h2, *pad, None)
+    return link, [c1, h1, c2, h2, c3, h3]
+
+
+# Cases run against the numbers recorded from Chainer 7.8.1 (see
+# conftest.py): name: function of the helpers, returning the link and its
+# outputs.
+CHAINER_7_8_CASES = {
+    'ChildSumTreeLSTM':
+        lambda helpers: _tree(helpers, tree_lstm.ChildSumTreeLSTM(3, 4)),
+    'NaryTreeLSTM':
+        lambda helpers: _tree(helpers, tree_lstm.NaryTreeLSTM(3, 4, 3)),
+}
+
+
+@pytest.mark.parametrize('name', sorted(CHAINER_7_8_CASES))
+def test_matches_chainer_7_8(chainer_7_8, name):
+    chainer_7_8.check(name, CHAINER_7_8_CASES[name])

@@ -102,3 +102,28 @@ class TestStatefulZoneoutLSTM:
         loss.backward()
         for param in self.link.params():
             assert numpy.isfinite(param.grad).all()
+
+
+def _zoneout_test_mode(helpers):
+    with chainer.using_config('train', False):
+        return helpers.stateful(zoneoutlstm.StatefulZoneoutLSTM)
+
+
+def _zoneout_train_mode(helpers):
+    numpy.random.seed(3)
+    return helpers.stateful(zoneoutlstm.StatefulZoneoutLSTM,
+                            c_ratio=0.3, h_ratio=0.6)
+
+
+# Cases run against the numbers recorded from Chainer 7.8.1 (see
+# conftest.py): name: function of the helpers, returning the link and its
+# outputs.
+CHAINER_7_8_CASES = {
+    'StatefulZoneoutLSTM_test': _zoneout_test_mode,
+    'StatefulZoneoutLSTM_train': _zoneout_train_mode,
+}
+
+
+@pytest.mark.parametrize('name', sorted(CHAINER_7_8_CASES))
+def test_matches_chainer_7_8(chainer_7_8, name):
+    chainer_7_8.check(name, CHAINER_7_8_CASES[name])

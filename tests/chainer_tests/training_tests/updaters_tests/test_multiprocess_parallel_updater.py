@@ -3,7 +3,11 @@ import pytest
 
 import chainer
 from chainer.backends import cuda
+from chainer import datasets
+from chainer import iterators
 from chainer import links as L
+from chainer import optimizers
+from chainer import training
 from chainer.training.updaters import multiprocess_parallel_updater as mpu
 
 
@@ -41,3 +45,15 @@ def test_gather_scatter_round_trip():
     cuda.cupy.testing.assert_array_equal(target.l1.b.grad, 0)
     mpu.scatter_params(target, mpu.gather_params(source))
     cuda.cupy.testing.assert_array_equal(target.l1.W.array, source.l1.W.array)
+
+
+def test_needs_nccl():
+    optimizer = optimizers.SGD(0.1).setup(L.Linear(3, 1))
+    iterator = iterators.SerialIterator(
+        datasets.TupleDataset(numpy.zeros((8, 3), numpy.float32),
+                              numpy.zeros((8, 1), numpy.float32)),
+        4, shuffle=False)
+    with pytest.raises(Exception, match='NCCL|not provided'):
+        training.updaters.MultiprocessParallelUpdater(
+            [iterator], optimizer, devices=[0])
+

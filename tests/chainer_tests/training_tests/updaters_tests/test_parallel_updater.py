@@ -80,10 +80,3 @@ def test_requires_models_or_devices():
     with pytest.raises(KeyError, match="must contain a 'main' key"):
         training.updaters.ParallelUpdater(
             iterator, optimizer, devices={'a': -1, 'b': -1})
-
-
-def test_multiprocess_parallel_updater_needs_nccl():
-    _, optimizer, iterator = _setup()
-    with pytest.raises(Exception, match='NCCL|not provided'):
-        training.updaters.MultiprocessParallelUpdater(
-            [iterator], optimizer, devices=[0])

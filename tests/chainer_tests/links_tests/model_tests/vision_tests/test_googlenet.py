@@ -1,4 +1,5 @@
 import os
+import shutil
 
 import numpy
 import pytest
@@ -120,25 +121,130 @@ def test_predict(model):
         numpy.testing.assert_allclose(y.array.sum(), 1, rtol=1e-5)
 
 
-def test_pretrained_model_files(model, tmp_path):
-    root = download.get_dataset_root()
-    download.set_dataset_root(str(tmp_path))
-    try:
-        with pytest.raises(FileNotFoundError, match='bvlc_googlenet.npz'):
-            googlenet.GoogLeNet()
-        path = os.path.join(
-            download.get_dataset_directory('pfnet/chainer/models/'),
-            'bvlc_googlenet.npz')
-        serializers.save_npz(path, model, compression=False)
-        loaded = {'auto': googlenet.GoogLeNet(),
-                  'path': googlenet.GoogLeNet(pretrained_model=path)}
-    finally:
-        download.set_dataset_root(root)
+def test_pretrained_model_files(model, models_root):
+    # 'auto' reads the converted model already in the dataset root.
+    path = os.path.join(models_root, 'bvlc_googlenet.npz')
+    serializers.save_npz(path, model, compression=False)
+    loaded = {'auto': googlenet.GoogLeNet(),
+              'path': googlenet.GoogLeNet(pretrained_model=path)}
     expected = dict(model.namedparams())
     for how, other in loaded.items():
         for name, param in other.namedparams():
             numpy.testing.assert_array_equal(
                 param.array, expected[name].array, err_msg=how)
+
+
+URL = 'http://dl.caffe.berkeleyvision.org/bvlc_googlenet.caffemodel'
+
+# Caffe layers of the inception modules and the links they go to, with
+# the input channels and the output channels of each branch (1x1, 3x3
+# reduce, 3x3, 5x5 reduce, 5x5, pool projection) of each module.
+INCEPTIONS = {
+    '3a': (192, 64, 96, 128, 16, 32, 32),
+    '3b': (256, 128, 128, 192, 32, 96, 64),
+    '4a': (480, 192, 96, 208, 16, 48, 64),
+    '4b': (512, 160, 112, 224, 24, 64, 64),
+    '4c': (512, 128, 128, 256, 24, 64, 64),
+    '4d': (512, 112, 144, 288, 32, 64, 64),
+    '4e': (528, 256, 160, 320, 32, 128, 128),
+    '5a': (832, 256, 160, 320, 32, 128, 128),
+    '5b': (832, 384, 192, 384, 48, 128, 128),
+}
+
+
+def _googlenet_caffemodel(caffe_model):
+    # The layers of BVLC's Caffe model with random weights, and the link
+    # each one goes to.
+    net = caffe_model()
+    links = {}
+
+    def conv(name, link, out_channels, in_channels, ksize):
+        net.convolution(name, out_channels, in_channels, ksize)
+        links[name] = link
+
+    def fc(name, link, out_size, in_size):
+        net.inner_product(name, out_size, in_size)
+        links[name] = link
+
+    conv('conv1/7x7_s2', '/conv1', 64, 3, 7)
+    conv('conv2/3x3_reduce', '/conv2_reduce', 64, 64, 1)
+    conv('conv2/3x3', '/conv2', 192, 64, 3)
+    for name, (n_in, out1, proj3, out3, proj5, out5, projp) in \
+            INCEPTIONS.items():
+        prefix, link = 'inception_{}/'.format(name), '/inc{}/'.format(name)
+        conv(prefix + '1x1', link + 'conv1', out1, n_in, 1)
+        conv(prefix + '3x3_reduce', link + 'proj3', proj3, n_in, 1)
+        conv(prefix + '3x3', link + 'conv3', out3, proj3, 3)
+        conv(prefix + '5x5_reduce', link + 'proj5', proj5, n_in, 1)
+        conv(prefix + '5x5', link + 'conv5', out5, proj5, 5)
+        net.pooling(prefix + 'pool', 3, 1)
+        conv(prefix + 'pool_proj', link + 'projp', projp, n_in, 1)
+    for loss, n_in in (('loss1', 512), ('loss2', 528)):
+        conv(loss + '/conv', '/{}_conv'.format(loss), 128, n_in, 1)
+        fc(loss + '/fc', '/{}_fc1'.format(loss), 1024, 2048)
+        fc(loss + '/classifier', '/{}_fc2'.format(loss), 1000, 1024)
+    fc('loss3/classifier', '/loss3_fc', 1000, 1024)
+    return net, links
+
+
+def _assert_params_are_blobs(model, net, links):
+    params = dict(model.namedparams())
+    assert len(params) == 2 * len(links)
+    for name, link in links.items():
+        W, b = net.blobs[name]
+        numpy.testing.assert_array_equal(params[link + '/W'].array, W,
+                                         err_msg=name)
+        numpy.testing.assert_array_equal(params[link + '/b'].array, b,
+                                         err_msg=name)
+
+
+@pytest.fixture(scope='module')
+def caffemodel(caffe_model, tmp_path_factory):
+    net, links = _googlenet_caffemodel(caffe_model)
+    path = net.save(tmp_path_factory.mktemp('googlenet') / 'g.caffemodel')
+    return path, net, links
+
+
+def test_convert_caffemodel_to_npz(caffemodel, tmp_path):
+    path, net, links = caffemodel
+    path_npz = str(tmp_path / 'g.npz')
+    googlenet.GoogLeNet.convert_caffemodel_to_npz(path, path_npz)
+    with numpy.load(path_npz) as npz:
+        assert sorted(npz.files) == sorted(
+            link[1:] + '/' + p for link in links.values() for p in 'Wb')
+    model = googlenet.GoogLeNet(pretrained_model=path_npz)
+    _assert_params_are_blobs(model, net, links)
+
+
+def test_pretrained_auto(caffemodel, models_root, download_cache,
+                         monkeypatch, capsys):
+    # The Caffe model is in the download cache: the first model converts
+    # it into the dataset root, the second reads the converted file.
+    path, net, links = caffemodel
+    shutil.copy(path, download_cache(URL))
+    _assert_params_are_blobs(googlenet.GoogLeNet(), net, links)
+    assert 'Now loading caffemodel' in capsys.readouterr().err
+    assert os.path.exists(os.path.join(models_root, 'bvlc_googlenet.npz'))
+
+    os.remove(download_cache(URL))
+    monkeypatch.setattr(download, 'cached_download', None)
+    _assert_params_are_blobs(googlenet.GoogLeNet(), net, links)
+    assert capsys.readouterr().err == ''
+
+
+def test_pretrained_auto_download_fails(models_root, monkeypatch):
+    urls = []
+
+    def cached_download(url):
+        urls.append(url)
+        raise OSError('offline')
+
+    monkeypatch.setattr(download, 'cached_download', cached_download)
+    with pytest.raises(OSError, match='offline'):
+        googlenet.GoogLeNet()
+    assert urls == [URL]
+    assert not [name for name in os.listdir(models_root)
+                if not name.endswith('.lock')]
 
 
 def test_missing_pretrained_model(tmp_path):

@@ -236,46 +236,117 @@ def test_load_npz(tmp_path):
 
 
 def test_pretrained_path_none():
-    assert _pretrained.pretrained_path(None, 'a.npz', 'src') is None
-    assert _pretrained.pretrained_path('', 'a.npz', 'src') is None
+    assert _pretrained.pretrained_path(None) is None
+    assert _pretrained.pretrained_path('') is None
 
 
 def test_pretrained_path_of_a_file(tmp_path):
     path = tmp_path / 'model.npz'
     path.write_bytes(b'')
-    assert _pretrained.pretrained_path(str(path), 'a.npz') == str(path)
+    assert _pretrained.pretrained_path(str(path)) == str(path)
+    assert _pretrained.pretrained_path(path) == path
     with pytest.raises(FileNotFoundError, match='nothing.npz'):
         _pretrained.pretrained_path(str(tmp_path / 'nothing.npz'))
 
 
-def test_auto_is_a_file_name_without_auto_name(tmp_path, monkeypatch):
+def test_pretrained_path_of_a_file_object(tmp_path):
+    with open(str(tmp_path / 'model.npz'), 'wb') as f:
+        assert _pretrained.pretrained_path(f) is f
+
+
+def test_auto_is_a_file_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(FileNotFoundError, match='file auto does not'):
         _pretrained.pretrained_path('auto')
 
 
-def test_cached_model(dataset_root):
-    expected_path = os.path.join(
-        str(dataset_root), 'pfnet', 'chainer', 'models', 'tiny.npz')
-    with pytest.raises(FileNotFoundError) as info:
-        _pretrained.pretrained_path('auto', 'tiny.npz', 'http://x.org/y')
-    assert expected_path in str(info.value)
-    assert 'http://x.org/y' in str(info.value)
-
-    saved = TinyModel()
-    saved.w.array[...] = 5
-    serializers.save_npz(expected_path, saved)
-    path = _pretrained.pretrained_path('auto', 'tiny.npz', 'http://x.org/y')
-    assert path == expected_path
-    assert _pretrained.cached_model_path('tiny.npz', '') == expected_path
-    model = TinyModel()
-    _pretrained.load_npz(path, model)
-    numpy.testing.assert_array_equal(model.w.array, 5)
+def test_models_directory(dataset_root):
+    path = _pretrained.models_directory()
+    assert path == os.path.join(
+        str(dataset_root), 'pfnet', 'chainer', 'models', '')
+    assert os.path.isdir(path)
 
 
-def test_convert_caffemodel_is_not_supported():
-    with pytest.raises(NotImplementedError, match='chainer.links.caffe'):
-        TinyModel.convert_caffemodel_to_npz('a.caffemodel', 'a.npz')
+class TestLoadConvertedModel:
+
+    @pytest.fixture(autouse=True)
+    def setup(self, dataset_root):
+        self.path = os.path.join(_pretrained.models_directory(), 'tiny.npz')
+        self.calls = []
+
+    def find_caffemodel(self):
+        self.calls.append('find')
+        return 'tiny.caffemodel'
+
+    def convert(self, path_caffemodel, path_npz):
+        # The conversion writes a temporary file, renamed once complete.
+        self.calls.append(('convert', path_caffemodel))
+        assert path_npz != self.path
+        assert os.path.basename(path_npz) == 'tiny.npz'
+        saved = TinyModel()
+        saved.w.array[...] = [[[1]], [[2]], [[3]]]
+        serializers.save_npz(path_npz, saved)
+
+    def load(self):
+        model = TinyModel()
+        out = _pretrained.load_converted_model(
+            model, 'tiny.npz', self.find_caffemodel, self.convert)
+        assert out is model
+        return model
+
+    def test_converts_on_first_use(self, capsys):
+        model = self.load()
+        assert self.calls == ['find', ('convert', 'tiny.caffemodel')]
+        assert 'Now loading caffemodel' in capsys.readouterr().err
+        numpy.testing.assert_array_equal(model.w.array.ravel(), [1, 2, 3])
+        assert [name for name in os.listdir(os.path.dirname(self.path))
+                if not name.endswith('.lock')] == ['tiny.npz']
+
+        model = self.load()
+        assert len(self.calls) == 2
+        assert capsys.readouterr().err == ''
+        numpy.testing.assert_array_equal(model.w.array.ravel(), [1, 2, 3])
+
+    def test_loads_an_existing_file(self):
+        saved = TinyModel()
+        saved.w.array[...] = 7
+        serializers.save_npz(self.path, saved)
+        numpy.testing.assert_array_equal(self.load().w.array, 7)
+        assert self.calls == []
+
+    def test_failed_conversion_leaves_no_file(self):
+        def fail():
+            raise FileNotFoundError('no tiny.caffemodel')
+        model = TinyModel()
+        with pytest.raises(FileNotFoundError, match='no tiny.caffemodel'):
+            _pretrained.load_converted_model(
+                model, 'tiny.npz', fail, self.convert)
+        assert not os.path.exists(self.path)
+        self.load()
+        assert os.path.exists(self.path)
+
+
+def test_copy_link_params():
+    src = chainer.links.Linear(3, 2)
+    dst = chainer.links.Linear(3, 2)
+    W, b = dst.W.array, dst.b.array
+    _pretrained.copy_link_params(dst, src)
+    assert dst.W.array is W and dst.b.array is b
+    numpy.testing.assert_array_equal(W, src.W.array)
+    numpy.testing.assert_array_equal(b, src.b.array)
+
+    dst = chainer.links.Linear(3, 2, initial_bias=5)
+    _pretrained.copy_link_params(dst, src, bias=False)
+    numpy.testing.assert_array_equal(dst.W.array, src.W.array)
+    numpy.testing.assert_array_equal(dst.b.array, 5)
+
+
+def test_save_npz_is_uncompressed(tmp_path):
+    import zipfile
+    path = str(tmp_path / 'model.npz')
+    _pretrained.save_npz(path, TinyModel())
+    with zipfile.ZipFile(path) as f:
+        assert [i.compress_type for i in f.infolist()] == [zipfile.ZIP_STORED]
 
 
 @pytest.mark.parametrize('name', ['googlenet', 'resnet', 'vgg'])

@@ -1,10 +1,14 @@
+import os
+import shutil
+
 import numpy
 import pytest
 
 import chainer
-from chainer.dataset import download
 from chainer import functions as F
+import chainer.links
 from chainer.links.model.vision import resnet
+from chainer import serializers
 from chainer import testing
 
 
@@ -86,20 +90,172 @@ def test_invalid_n_layers():
         resnet.ResNetLayers(None, 34)
 
 
-@pytest.mark.parametrize('cls,args,message', [
-    (resnet.ResNet50Layers, (), 'ResNet-50-model.npz'),
-    (resnet.ResNet50Layers, ('my.caffemodel',), 'my.caffemodel'),
-    (resnet.ResNet101Layers, (), 'ResNet-101-model.npz'),
-    (resnet.ResNet152Layers, (), 'ResNet-152-model.caffemodel'),
+# Caffe names of the bottlenecks of each stage in MSRA's models.
+CAFFE_BOTTLENECKS = {
+    50: (['2a', '2b', '2c'], ['3a', '3b', '3c', '3d'],
+         ['4a', '4b', '4c', '4d', '4e', '4f'], ['5a', '5b', '5c']),
+    101: (['2a', '2b', '2c'], ['3a', '3b1', '3b2', '3b3'],
+          ['4a'] + ['4b{}'.format(i) for i in range(1, 23)],
+          ['5a', '5b', '5c']),
+    152: (['2a', '2b', '2c'], ['3a'] + ['3b{}'.format(i) for i in range(1, 8)],
+          ['4a'] + ['4b{}'.format(i) for i in range(1, 36)],
+          ['5a', '5b', '5c']),
+}
+CLASSES = {50: resnet.ResNet50Layers, 101: resnet.ResNet101Layers,
+           152: resnet.ResNet152Layers}
+
+
+def _resnet_caffemodel(caffe_model, n_layers, reduced):
+    # The layers of MSRA's Caffe model (conv1 has a bias only in
+    # ResNet-50), with random weights.
+    net = caffe_model(reduced=reduced)
+    net.convolution('conv1', 64, 3, 7, bias=n_layers == 50)
+    net.batch_norm('bn_conv1', 64)
+    net.scale('scale_conv1', 64)
+    net.relu('conv1_relu')
+    net.pooling('pool1', 3, 2)
+    in_channels = 64
+    for names, (mid, out) in zip(CAFFE_BOTTLENECKS[n_layers], (
+            (64, 256), (128, 512), (256, 1024), (512, 2048))):
+        for i, name in enumerate(names):
+            branches = [('2a', mid, in_channels, 1), ('2b', mid, mid, 3),
+                        ('2c', out, mid, 1)]
+            if i == 0:
+                branches.append(('1', out, in_channels, 1))
+            for branch, n_out, n_in, ksize in branches:
+                suffix = '{}_branch{}'.format(name, branch)
+                net.convolution('res' + suffix, n_out, n_in, ksize,
+                                bias=False)
+                net.batch_norm('bn' + suffix, n_out)
+                net.scale('scale' + suffix, n_out)
+            in_channels = out
+    net.inner_product('fc1000', 1000, 2048)
+    return net
+
+
+def _expected_values(n_layers, blobs):
+    # The value of every parameter and statistic, by link path and name.
+    def conv_bn(conv, bn, conv_name, bn_name, scale_name):
+        # Caffe's statistics are the running sums over the factor (2).
+        mean, var, factor = blobs[bn_name]
+        values[conv + 'W'] = blobs[conv_name][0]
+        values[bn + 'avg_mean'] = mean / factor
+        values[bn + 'avg_var'] = var / factor
+        values[bn + 'gamma'], values[bn + 'beta'] = blobs[scale_name]
+
+    values = {}
+    conv_bn('/conv1/', '/bn1/', 'conv1', 'bn_conv1', 'scale_conv1')
+    values['/conv1/b'] = blobs['conv1'][1] if n_layers == 50 \
+        else numpy.zeros(64, numpy.float32)
+    for stage, names in enumerate(CAFFE_BOTTLENECKS[n_layers], 2):
+        for i, name in enumerate(names):
+            prefix = '/res{}/{}/'.format(stage, 'b{}'.format(i) if i else 'a')
+            for j, branch in enumerate(['2a', '2b', '2c', '1'][:4 - bool(i)],
+                                       1):
+                suffix = '{}_branch{}'.format(name, branch)
+                conv_bn('{}conv{}/'.format(prefix, j),
+                        '{}bn{}/'.format(prefix, j),
+                        'res' + suffix, 'bn' + suffix, 'scale' + suffix)
+    values['/fc6/W'], values['/fc6/b'] = blobs['fc1000']
+    return values
+
+
+def _assert_values(model, expected):
+    links = dict(model.namedlinks())
+    actual = {}
+    for path in expected:
+        link_path, name = path.rsplit('/', 1)
+        value = getattr(links[link_path], name)
+        actual[path] = value.array if name in ('W', 'b', 'gamma', 'beta') \
+            else value
+    assert len(actual) == len(dict(model.namedparams())) + 2 * sum(
+        1 for _, link in model.namedlinks()
+        if isinstance(link, chainer.links.BatchNormalization))
+    for path, value in actual.items():
+        assert numpy.broadcast_shapes(expected[path].shape, value.shape) \
+            == value.shape, path
+        assert (value == expected[path]).all(), path
+
+
+@pytest.fixture(scope='module')
+def caffemodel_50(caffe_model, tmp_path_factory):
+    net = _resnet_caffemodel(caffe_model, 50, reduced=False)
+    path = net.save(tmp_path_factory.mktemp('resnet') / 'r50.caffemodel')
+    return path, net.blobs
+
+
+def test_pretrained_auto(caffemodel_50, models_root, capsys):
+    # The first model converts the Caffe model of the dataset root, the
+    # second reads the converted file.
+    path, blobs = caffemodel_50
+    expected = _expected_values(50, blobs)
+    caffemodel = os.path.join(models_root, 'ResNet-50-model.caffemodel')
+    shutil.copy(path, caffemodel)
+    _assert_values(resnet.ResNet50Layers(), expected)
+    assert 'Now loading caffemodel' in capsys.readouterr().err
+    # The file holds what a model saves (the parameters, the statistics
+    # and the counts N of the batch normalizations).
+    saved = serializers.DictionarySerializer()
+    saved.save(resnet.ResNet50Layers(None))
+    with numpy.load(os.path.join(models_root, 'ResNet-50-model.npz')) as npz:
+        assert sorted(npz.files) == sorted(saved.target)
+        numpy.testing.assert_array_equal(npz['res2/a/bn1/N'], 0)
+
+    os.remove(caffemodel)
+    _assert_values(resnet.ResNet50Layers(), expected)
+    assert capsys.readouterr().err == ''
+
+
+@pytest.mark.parametrize('n_layers,cls,args', [
+    (50, resnet.ResNetLayers, ()),
+    (101, resnet.ResNetLayers, (101,)),
+    (152, resnet.ResNet152Layers, ()),
 ])
-def test_missing_converted_model(tmp_path, cls, args, message):
-    root = download.get_dataset_root()
-    download.set_dataset_root(str(tmp_path))
-    try:
-        with pytest.raises(FileNotFoundError, match=message):
-            cls(*args)
-    finally:
-        download.set_dataset_root(root)
+def test_convert_caffemodel_to_npz(caffe_model, tmp_path, n_layers, cls,
+                                   args):
+    # convert_caffemodel_to_npz of ResNetLayers converts 50 layers unless
+    # told the depth; that of each model converts its own.
+    net = _resnet_caffemodel(caffe_model, n_layers, reduced=True)
+    path = net.save(tmp_path / 'resnet.caffemodel')
+    path_npz = str(tmp_path / 'resnet.npz')
+    cls.convert_caffemodel_to_npz(path, path_npz, *args)
+    model = CLASSES[n_layers](pretrained_model=path_npz)
+    _assert_values(model, _expected_values(n_layers, net.blobs))
+
+
+def test_convert_invalid_n_layers(caffe_model, tmp_path):
+    path = caffe_model().save(tmp_path / 'empty.caffemodel')
+    with pytest.raises(ValueError, match='50, 101, or 152, but 34'):
+        resnet.ResNetLayers.convert_caffemodel_to_npz(
+            path, str(tmp_path / 'r.npz'), 34)
+    assert not os.path.exists(str(tmp_path / 'r.npz'))
+
+
+@pytest.mark.parametrize('cls,args,name', [
+    (resnet.ResNet50Layers, (), 'ResNet-50-model'),
+    (resnet.ResNet101Layers, (), 'ResNet-101-model'),
+    (resnet.ResNet152Layers, (), 'ResNet-152-model'),
+    (resnet.ResNet50Layers, ('my.caffemodel',), 'my'),
+])
+def test_missing_caffemodel(models_root, cls, args, name):
+    with pytest.raises(OSError) as info:
+        cls(*args)
+    assert os.path.join(models_root, name + '.caffemodel') in str(
+        info.value)
+    assert 'https://github.com/KaimingHe/deep-residual-networks' in str(
+        info.value)
+    assert not [name for name in os.listdir(models_root)
+                if not name.endswith('.lock')]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('n_layers', [101, 152])
+def test_pretrained_auto_full_size(caffe_model, models_root, n_layers):
+    net = _resnet_caffemodel(caffe_model, n_layers, reduced=False)
+    net.save(os.path.join(models_root,
+                          'ResNet-{}-model.caffemodel'.format(n_layers)))
+    _assert_values(CLASSES[n_layers](),
+                   _expected_values(n_layers, net.blobs))
 
 
 def test_missing_model_file(tmp_path):

@@ -1,3 +1,4 @@
+import os
 import types
 
 import numpy
@@ -119,18 +120,122 @@ def test_invalid_n_layers():
         vgg.VGGLayers(None, 18)
 
 
-@pytest.mark.parametrize('cls,name', [
-    (vgg.VGG16Layers, 'VGG_ILSVRC_16_layers.npz'),
-    (vgg.VGG19Layers, 'VGG_ILSVRC_19_layers.npz'),
-])
-def test_missing_converted_model(tmp_path, cls, name):
-    root = download.get_dataset_root()
-    download.set_dataset_root(str(tmp_path))
-    try:
-        with pytest.raises(FileNotFoundError, match=name):
-            cls()
-    finally:
-        download.set_dataset_root(root)
+URLS = {
+    16: 'https://www.robots.ox.ac.uk/%7Evgg/software/very_deep/caffe/'
+        'VGG_ILSVRC_16_layers.caffemodel',
+    19: 'http://www.robots.ox.ac.uk/%7Evgg/software/very_deep/caffe/'
+        'VGG_ILSVRC_19_layers.caffemodel',
+}
+
+
+def _vgg_caffemodel(caffe_model, n_layers, reduced):
+    # The layers of the VGG team's Caffe model, with random weights.
+    net = caffe_model(reduced=reduced)
+    in_channels = 3
+    for block, out_channels in ((1, 64), (2, 128), (3, 256), (4, 512),
+                                (5, 512)):
+        n_convs = 2 if block <= 2 else (3 if n_layers == 16 else 4)
+        for k in range(1, n_convs + 1):
+            net.convolution('conv{}_{}'.format(block, k), out_channels,
+                            in_channels, 3)
+            net.relu('relu{}_{}'.format(block, k))
+            in_channels = out_channels
+        net.pooling('pool{}'.format(block))
+    net.inner_product('fc6', 4096, 512 * 7 * 7)
+    net.relu('relu6')
+    net.inner_product('fc7', 4096, 4096)
+    net.relu('relu7')
+    net.inner_product('fc8', 1000, 4096)
+    return net
+
+
+def _assert_params_are_blobs(model, blobs):
+    # Each parameter is the blob of the Caffe layer of the same name
+    # (broadcast, for a reduced Caffe model).
+    # (numpy.testing is slow on the 138 million values.)
+    params = dict(model.namedparams())
+    assert len(params) == 2 * len(blobs)
+    for name, (W, b) in blobs.items():
+        for param, blob in ((params['/{}/W'.format(name)], W),
+                            (params['/{}/b'.format(name)], b)):
+            assert numpy.broadcast_shapes(blob.shape, param.shape) \
+                == param.shape
+            assert (param.array == blob).all(), name
+
+
+@pytest.mark.parametrize('n_layers', [16, 19])
+def test_convert_caffemodel_to_npz(caffe_model, tmp_path, n_layers):
+    net = _vgg_caffemodel(caffe_model, n_layers, reduced=True)
+    path = net.save(tmp_path / 'vgg.caffemodel')
+    cls = {16: vgg.VGG16Layers, 19: vgg.VGG19Layers}[n_layers]
+    cls.convert_caffemodel_to_npz(path, str(tmp_path / 'vgg.npz'))
+    with numpy.load(str(tmp_path / 'vgg.npz')) as npz:
+        assert sorted(npz.files) == sorted(
+            '{}/{}'.format(name, p) for name in net.blobs for p in 'Wb')
+        for name, (W, b) in net.blobs.items():
+            numpy.testing.assert_array_equal(npz[name + '/W'], W)
+            numpy.testing.assert_array_equal(npz[name + '/b'], b)
+    assert len(net.blobs) == n_layers
+
+
+def test_pretrained_auto(caffe_model, models_root, download_cache,
+                         monkeypatch, capsys):
+    # The Caffe model is in the download cache: the first model converts
+    # it into the dataset root, the second reads the converted file.
+    net = _vgg_caffemodel(caffe_model, 16, reduced=True)
+    caffemodel = net.save(download_cache(URLS[16]))
+    _assert_params_are_blobs(vgg.VGG16Layers(), net.blobs)
+    assert 'Now loading caffemodel' in capsys.readouterr().err
+    assert os.path.exists(
+        os.path.join(models_root, 'VGG_ILSVRC_16_layers.npz'))
+
+    os.remove(caffemodel)
+    monkeypatch.setattr(download, 'cached_download', None)
+    _assert_params_are_blobs(vgg.VGG16Layers(), net.blobs)
+    assert capsys.readouterr().err == ''
+
+
+@pytest.mark.parametrize('cls,n_layers', [(vgg.VGG16Layers, 16),
+                                          (vgg.VGG19Layers, 19)])
+def test_pretrained_auto_download_fails(models_root, monkeypatch, cls,
+                                        n_layers):
+    urls = []
+
+    def cached_download(url):
+        urls.append(url)
+        raise OSError('offline')
+
+    monkeypatch.setattr(download, 'cached_download', cached_download)
+    with pytest.raises(OSError, match='offline'):
+        cls()
+    assert urls == [URLS[n_layers]]
+    assert not [name for name in os.listdir(models_root)
+                if not name.endswith('.lock')]
+
+
+def test_pretrained_model_file(caffe_model, tmp_path):
+    net = _vgg_caffemodel(caffe_model, 16, reduced=True)
+    path = str(tmp_path / 'vgg.npz')
+    vgg.VGGLayers.convert_caffemodel_to_npz(
+        net.save(tmp_path / 'vgg.caffemodel'), path)
+    _assert_params_are_blobs(vgg.VGG16Layers(pretrained_model=path),
+                             net.blobs)
+    with pytest.raises(FileNotFoundError, match='none.npz'):
+        vgg.VGG16Layers(pretrained_model=str(tmp_path / 'none.npz'))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('n_layers', [16, 19])
+def test_convert_full_size_caffemodel(caffe_model, models_root,
+                                      download_cache, n_layers):
+    net = _vgg_caffemodel(caffe_model, n_layers, reduced=False)
+    net.save(download_cache(URLS[n_layers]))
+    cls = {16: vgg.VGG16Layers, 19: vgg.VGG19Layers}[n_layers]
+    model = cls()
+    _assert_params_are_blobs(model, net.blobs)
+    assert all(param.shape == net.blobs[name.split('/')[1]][
+        0 if name.endswith('W') else 1].shape
+        for name, param in model.namedparams())
 
 
 @pytest.mark.slow

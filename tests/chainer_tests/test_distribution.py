@@ -1,4 +1,5 @@
-"""The Distribution interface, the KL registry and cross entropy."""
+"""The Distribution interface, the KL registry and cross entropy
+(chainer.distribution)."""
 
 import subprocess
 import sys
@@ -150,15 +151,3 @@ def test_cross_entropy_of_normals_is_differentiable():
     y = chainer.cross_entropy(p, _normals(1))
     chainer.functions.sum(y).backward()
     assert loc.grad is not None
-
-
-def test_copy_of_multivariate_normal():
-    import copy
-    dist = D.MultivariateNormal(
-        numpy.zeros((2, 3), numpy.float32),
-        scale_tril=numpy.broadcast_to(numpy.eye(3, dtype=numpy.float32),
-                                      (2, 3, 3)))
-    other = copy.copy(dist)
-    assert other is not dist
-    assert other.loc is dist.loc
-    assert other.batch_shape == (2,)

@@ -1,4 +1,5 @@
-"""CIFAR, SVHN and PTB loaders, fed small files from a file:// mirror."""
+"""The CIFAR-10 and CIFAR-100 loaders, fed small archives from a file://
+mirror."""
 
 import io
 import os
@@ -84,72 +85,6 @@ def test_cifar(name, getter, cifar_mirror, dataset_root):
         getter(ndim=2)
 
 
-def test_svhn(tmp_path, dataset_root, monkeypatch):
-    scipy_io = pytest.importorskip('scipy.io')
-    rng = numpy.random.RandomState(1)
-    mirror = tmp_path / 'svhn_mirror'
-    mirror.mkdir()
-    raw = {}
-    for split, n in (('train', 3), ('test', 2), ('extra', 1)):
-        x = rng.randint(0, 256, (32, 32, 3, n)).astype(numpy.uint8)
-        y = numpy.array([[10], [1], [9]][:n], numpy.uint8)
-        scipy_io.savemat(str(mirror / (split + '_32x32.mat')),
-                         {'X': x, 'y': y})
-        raw[split] = x, y
-    monkeypatch.setenv('CHAINER_SVHN_BASE_URL', str(mirror))
-    train, test = datasets.get_svhn()
-    x, t = train[0]
-    assert x.shape == (3, 32, 32) and x.dtype == numpy.float32
-    expected = raw['train'][0].transpose(3, 2, 0, 1).astype(numpy.float32)
-    expected /= 255.
-    numpy.testing.assert_allclose(train._datasets[0], expected, rtol=1e-6)
-    # The digit 0 is labelled 10 in the files.
-    assert train._datasets[1].tolist() == [0, 1, 9]
-    assert test._datasets[1].tolist() == [0, 1]
-    assert len(datasets.get_svhn(add_extra=True)) == 3
-    images, _, extra = datasets.get_svhn(withlabel=False, add_extra=True)
-    assert images.shape == (3, 3, 32, 32) and extra.shape == (1, 3, 32, 32)
-    assert sorted(name for name in os.listdir(
-        dataset_root / 'pfnet' / 'chainer' / 'svhn')
-        if not name.startswith('.')) \
-        == ['extra.npz', 'test.npz', 'train.npz']
-
-
-def _ptb_mirror(directory, valid_text):
-    directory.mkdir()
-    (directory / 'ptb.train.txt').write_text(' the cat sat \n a cat <unk>\n')
-    (directory / 'ptb.valid.txt').write_text(valid_text)
-    (directory / 'ptb.test.txt').write_text('\n sat \n')
-    return directory
-
-
-def test_ptb(tmp_path, dataset_root, monkeypatch):
-    mirror = _ptb_mirror(tmp_path / 'ptb_mirror', ' the a\n')
-    monkeypatch.setenv('CHAINER_PTB_BASE_URL', mirror.as_uri())
-    vocab = datasets.get_ptb_words_vocabulary()
-    assert vocab == {'the': 0, 'cat': 1, 'sat': 2, '<eos>': 3, 'a': 4,
-                     '<unk>': 5}
-    train, valid, test = datasets.get_ptb_words()
-    assert train.dtype == numpy.int32
-    assert train.tolist() == [0, 1, 2, 3, 4, 1, 5, 3]
-    assert valid.tolist() == [0, 4, 3]
-    assert test.tolist() == [3, 2, 3]
-    assert (dataset_root / 'pfnet' / 'chainer' / 'ptb' /
-            'vocab.txt').read_text() == 'the\ncat\nsat\n<eos>\na\n<unk>\n'
-    # Both the vocabulary and the arrays come from the cache now.
-    monkeypatch.setenv('CHAINER_PTB_BASE_URL', 'file:///nonexistent')
-    assert datasets.get_ptb_words_vocabulary() == vocab
-    assert datasets.get_ptb_words()[1].tolist() == [0, 4, 3]
-
-
-def test_ptb_unknown_word(tmp_path, dataset_root, monkeypatch):
-    # Words outside the training vocabulary cannot be numbered.
-    mirror = _ptb_mirror(tmp_path / 'ptb_mirror', ' the dog\n')
-    monkeypatch.setenv('CHAINER_PTB_BASE_URL', str(mirror))
-    with pytest.raises(KeyError):
-        datasets.get_ptb_words()
-
-
 def test_cifar_truncated_archive_is_not_cached(cifar_mirror, dataset_root,
                                                monkeypatch, tmp_path):
     mirror = tmp_path / 'cifar_mirror'
@@ -164,11 +99,3 @@ def test_cifar_truncated_archive_is_not_cached(cifar_mirror, dataset_root,
     archive.write_bytes(whole)
     train, _ = datasets.get_cifar10()
     assert len(train) == 10
-
-
-def test_ptb_missing_file_names_variable(tmp_path, dataset_root,
-                                         monkeypatch):
-    monkeypatch.setenv('CHAINER_PTB_BASE_URL', str(tmp_path / 'nothing'))
-    with pytest.raises(OSError, match='CHAINER_PTB_BASE_URL') as info:
-        datasets.get_ptb_words()
-    assert 'ptb.train.txt' in str(info.value)

@@ -1,0 +1,142 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer.functions.pooling import max_pooling_nd
+from chainer import testing
+
+
+_CASES = [
+    # (input shape, ksize, stride, pad, cover_all)
+    ((2, 3, 8, 8), 2, None, 0, True),
+    ((2, 3, 11, 9), 3, 2, 1, True),
+    ((2, 3, 11, 9), 3, 2, 1, False),
+    ((1, 2, 7, 7), (2, 3), (1, 2), (1, 0), True),
+    ((2, 2, 5, 5), 5, 1, 2, False),
+    ((2, 3, 9), 3, 2, 1, True),
+    ((1, 2, 5, 6, 7), 3, 2, 1, True),
+]
+
+
+def _case_id(case):
+    return 'x{}-k{}-s{}-p{}-cover{}'.format(*case)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+@pytest.mark.parametrize('case', _CASES, ids=_case_id)
+def test_max_pooling_matches_numpy_path(case, dtype, run_both, tolerance):
+    shape, ksize, stride, pad, cover_all = case
+    x = numpy.random.RandomState(1).uniform(-1, 1, shape).astype(dtype)
+
+    def f(v):
+        return F.max_pooling_nd(v, ksize, stride, pad, cover_all)
+    (y0, (gx0,)), (y1, (gx1,)) = run_both(f, x)
+    testing.assert_allclose(y0, y1, atol=0, rtol=0)
+    testing.assert_allclose(gx0, gx1, **tolerance(dtype))
+
+
+@pytest.mark.parametrize('case', _CASES, ids=_case_id)
+def test_max_pooling_indexes_match(case):
+    shape, ksize, stride, pad, cover_all = case
+    # Ties, -inf and NaN inside windows decide which index wins.
+    x = numpy.random.RandomState(2).randint(-2, 2, shape).astype('f')
+    x.ravel()[::7] = -numpy.inf
+    x.ravel()[::11] = numpy.nan
+    indexes = []
+    for mode in ('never', 'always'):
+        with chainer.using_config('use_chainerx_cpp', mode):
+            y, index = F.max_pooling_nd(
+                x, ksize, stride, pad, cover_all, return_indices=True)
+            indexes.append((y.array, index))
+    (y0, i0), (y1, i1) = indexes
+    numpy.testing.assert_array_equal(y0, y1)
+    numpy.testing.assert_array_equal(i0, i1)
+
+
+def test_max_pooling_long_window_nan_index():
+    # Windows of more than 16 elements find the first NaN, as argmax does.
+    x = numpy.zeros((1, 1, 5, 5), 'f')
+    x[0, 0, 3, 2] = numpy.nan
+    results = []
+    for mode in ('never', 'always'):
+        with chainer.using_config('use_chainerx_cpp', mode):
+            results.append(F.max_pooling_2d(x, 5, return_indices=True)[1])
+    numpy.testing.assert_array_equal(results[0], results[1])
+    assert results[1].ravel()[0] == 17
+
+
+def test_max_pooling_non_contiguous_input(run_both):
+    x = numpy.random.RandomState(3).uniform(-1, 1, (2, 3, 12, 10)).astype('f')
+    x = x[:, :, ::2, ::-1]
+    (y0, (gx0,)), (y1, (gx1,)) = run_both(lambda v: F.max_pooling_2d(v, 2), x)
+    testing.assert_allclose(y0, y1, atol=0, rtol=0)
+    testing.assert_allclose(gx0, gx1)
+
+
+def test_max_pooling_double_backprop_uses_kernel_indexes():
+    x = numpy.random.RandomState(4).uniform(-1, 1, (2, 2, 6, 6)).astype('f')
+    gy = numpy.random.RandomState(5).uniform(-1, 1, (2, 2, 4, 4)).astype('f')
+    ggx = numpy.random.RandomState(6).uniform(-1, 1, x.shape).astype('f')
+    with chainer.using_config('use_chainerx_cpp', 'always'):
+        def f(v):
+            return F.max_pooling_2d(v, 3, stride=2, pad=1)
+        chainer.gradient_check.check_double_backward(
+            f, x, gy, ggx, dtype=numpy.float64, atol=1e-3, rtol=1e-3)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+@pytest.mark.parametrize('pad_value', [0, None])
+@pytest.mark.parametrize('case', [
+    ((2, 3, 8, 8), 2, None, 0),
+    ((2, 3, 11, 9), 3, 2, 1),
+    ((1, 2, 7, 7), (2, 3), (1, 2), (1, 0)),
+    ((2, 3, 9), 3, 2, 1),
+    ((1, 2, 5, 6, 7), 3, 2, 1),
+], ids=lambda c: 'x{}-k{}-s{}-p{}'.format(*c))
+def test_average_pooling_matches_numpy_path(
+        case, pad_value, dtype, run_both, tolerance):
+    shape, ksize, stride, pad = case
+    x = numpy.random.RandomState(1).uniform(-1, 1, shape).astype(dtype)
+
+    def f(v):
+        return F.average_pooling_nd(v, ksize, stride, pad,
+                                    pad_value=pad_value)
+    (y0, (gx0,)), (y1, (gx1,)) = run_both(f, x)
+    testing.assert_allclose(y0, y1, **tolerance(dtype))
+    testing.assert_allclose(gx0, gx1, **tolerance(dtype))
+
+
+def test_average_pooling_2d_matches_numpy_path(run_both):
+    x = numpy.random.RandomState(1).uniform(-1, 1, (2, 3, 9, 8)).astype('f')
+    (y0, (gx0,)), (y1, (gx1,)) = run_both(
+        lambda v: F.average_pooling_2d(v, 3, 2, 1), x)
+    testing.assert_allclose(y0, y1)
+    testing.assert_allclose(gx0, gx1)
+
+
+def test_float16_falls_back():
+    x = numpy.random.RandomState(1).uniform(-1, 1, (2, 3, 6, 6)).astype('e')
+    with chainer.using_config('use_chainerx_cpp', 'always'):
+        y = F.max_pooling_2d(x, 2)
+    assert y.dtype == numpy.float16
+    numpy.testing.assert_array_equal(
+        y.array, x.reshape(2, 3, 3, 2, 3, 2).max(axis=(3, 5)))
+
+
+def test_kernel_rejects_bad_arguments():
+    kernels = chainer._kernels.get((numpy.zeros(1, 'f'),))
+    with pytest.raises(ValueError):
+        kernels.max_pooling_forward(
+            numpy.zeros((1, 1, 4, 4), 'f'), [2], [2, 2], [2, 2], [0, 0])
+    with pytest.raises(ValueError):
+        kernels.max_pooling_forward(
+            numpy.zeros((1, 1, 4, 4), 'i'), [2, 2], [2, 2], [2, 2], [0, 0])
+
+
+def test_indexes_of_kernel_are_int64():
+    x = numpy.ones((1, 1, 4, 4), 'f')
+    node = max_pooling_nd.MaxPoolingND(2, 2)
+    with chainer.using_config('use_chainerx_cpp', 'always'):
+        node.apply((x,))
+    assert node.indexes.dtype == numpy.int64
