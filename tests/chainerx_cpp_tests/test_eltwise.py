@@ -14,7 +14,9 @@ pytestmark = pytest.mark.skipif(
     reason='the chainerx_cpp kernels are not built')
 
 _FUNCTIONS = [F.relu, F.sigmoid, F.tanh]
-_SHAPES = [(), (0,), (3, 0), (7,), (5, 13), (2, 3, 4, 5), (3, 50000)]
+# The last shape is large enough for several threads.
+_SHAPES = [(), (0,), (3, 0), (7,), (5, 13), (2, 3, 4, 5), (3, 50000),
+           (2, 1 << 19)]
 _LAYOUTS = ['contiguous', 'transposed', 'strided']
 
 

@@ -35,6 +35,7 @@ def _both(compute):
     ((0,), (4, 3)),
     ((4,), (6, 0)),
     ((700,), (100, 650)),
+    ((2000,), (120, 600)),  # on several threads
 ])
 @pytest.mark.parametrize('ignore_label', [None, -1, 2])
 @pytest.mark.parametrize('transposed', [False, True])

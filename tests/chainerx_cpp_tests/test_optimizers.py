@@ -51,7 +51,8 @@ def _train(name, dtype, shape, mode, steps=5):
 
 @pytest.mark.parametrize('name', sorted(_OPTIMIZERS))
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
-@pytest.mark.parametrize('shape', [(), (0,), (7,), (3, 4), (400, 400)])
+# (1024, 1024) is large enough for several threads.
+@pytest.mark.parametrize('shape', [(), (0,), (7,), (3, 4), (1024, 1024)])
 def test_update(name, dtype, shape):
     expected, expected_state = _train(name, dtype, shape, 'never')
     actual, actual_state = _train(name, dtype, shape, 'always')
