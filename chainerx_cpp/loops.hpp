@@ -8,6 +8,11 @@
 // being chosen at load time, and tanh and expm1 inside a `#pragma omp simd`
 // loop are computed by the vector functions of libmvec (which libm pulls
 // in), so that the transcendental loops vectorise like the arithmetic ones.
+//
+// setup.py compiles them with -fno-math-errno (std::sqrt vectorises),
+// -fno-trapping-math (the selects of ReLU's gradient vectorise) and
+// -ffp-contract=off (no fused multiply-adds: each operation rounds as in
+// NumPy, so that the optimizer updates equal NumPy's bit for bit).
 #pragma once
 
 #include <omp.h>
