@@ -2,6 +2,8 @@
 // conversions between NumPy arrays and oneDNN memory objects.
 #pragma once
 
+#include <omp.h>
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -46,6 +48,25 @@ array empty_like_dtype(const array& like, const dims& shape);
 // Copies `from` into `to` when oneDNN chose a different memory format.
 void reorder_into(dnnl::memory& from, dnnl::memory& to);
 
+// Within its scope, oneDNN primitives and OpenMP loops run on the calling
+// thread alone if `serial`: for work too small to pay for waking the other
+// threads. The thread count is restored on exit.
+class SerialScope {
+public:
+    explicit SerialScope(bool serial)
+        : saved_(serial ? omp_get_max_threads() : 0) {
+        if (serial) omp_set_num_threads(1);
+    }
+    ~SerialScope() {
+        if (saved_ > 0) omp_set_num_threads(saved_);
+    }
+    SerialScope(const SerialScope&) = delete;
+    SerialScope& operator=(const SerialScope&) = delete;
+
+private:
+    int saved_;
+};
+
 // The number of elements of a shape.
 inline int64_t size_of(const dims& shape) {
     int64_t n = 1;
@@ -56,6 +77,8 @@ inline int64_t size_of(const dims& shape) {
 // Adds the kernels of one family to the module.
 void register_convolution(py::module_& m);
 void register_pooling(py::module_& m);
+void register_softmax(py::module_& m);
+void register_batch_norm(py::module_& m);
 void register_eltwise(py::module_& m);
 void register_lstm(py::module_& m);
 void register_embed(py::module_& m);

@@ -18,6 +18,7 @@ and the log-sum-exp (``-inf - (-inf)`` and ``inf - inf`` are NaN).
 
 import numpy
 
+from chainer import _kernels
 from chainer import backend
 from chainer.backends import cuda
 from chainer import utils
@@ -95,6 +96,9 @@ def softmax(x, axis):
     """
     if x.shape[axis] == 0:
         return x.copy()
+    y = _softmax_kernel(x, axis, False)
+    if y is not None:
+        return y
     e, s, _ = exp_shifted(x, axis)
     e /= s
     return e
@@ -115,7 +119,23 @@ def log_softmax(x, axis, dtype=None):
     """
     if x.shape[axis] == 0:
         return x.copy()
+    if dtype is None or dtype == x.dtype:
+        y = _softmax_kernel(x, axis, True)
+        if y is not None:
+            return y
     return x - logsumexp(x, axis, dtype)
+
+
+def _softmax_kernel(x, axis, log):
+    # The compiled (log-)softmax of float32 or float64 NumPy arrays, or
+    # None.
+    kernels = _kernels.get((x,), _kernels.FLOATS)
+    if kernels is None:
+        return None
+    try:
+        return kernels.softmax_forward(numpy.ascontiguousarray(x), axis, log)
+    except _kernels.Unsupported:
+        return None
 
 
 #: The logistic sigmoid for CUDA kernels: a ``sigmoid(x)`` template of the

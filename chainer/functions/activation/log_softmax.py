@@ -57,6 +57,9 @@ class LogSoftmaxGrad(function_node.FunctionNode):
         y, gy = inputs
         if softmax._use_cudnn(y):
             return _cudnn.softmax_backward(y, gy, self.axis, _algorithm),
+        gx = softmax._grad_kernel(y, gy, self.axis, True)
+        if gx is not None:
+            return gx,
         xp = backend.get_array_module(y)
         gx = xp.exp(y)
         gx *= gy.sum(axis=self.axis, keepdims=True)

@@ -1,3 +1,6 @@
+import numpy
+
+from chainer import _kernels
 from chainer.backends import cuda
 from chainer import function_node
 from chainer.functions import _numerics
@@ -23,6 +26,20 @@ def _check_softmax_input(in_types, axis):
 
 def _use_cudnn(x):
     return isinstance(x, cuda.ndarray) and cuda.should_use_cudnn('>=auto')
+
+
+def _grad_kernel(y, gy, axis, log):
+    # The compiled gradient of the (log-)softmax from its output, for
+    # float32 or float64 NumPy arrays, or None.
+    kernels = _kernels.get((y, gy), _kernels.FLOATS)
+    if kernels is None:
+        return None
+    try:
+        return kernels.softmax_backward(
+            numpy.ascontiguousarray(y), numpy.ascontiguousarray(gy), axis,
+            log)
+    except _kernels.Unsupported:
+        return None
 
 
 class Softmax(function_node.FunctionNode):
@@ -60,6 +77,9 @@ class _SoftmaxGrad(function_node.FunctionNode):
         y, gy = inputs
         if _use_cudnn(y):
             return _cudnn.softmax_backward(y, gy, self.axis, _algorithm),
+        gx = _grad_kernel(y, gy, self.axis, False)
+        if gx is not None:
+            return gx,
         gx = y * gy
         s = gx.sum(axis=self.axis, keepdims=True)
         gx -= y * s

@@ -1,6 +1,7 @@
 import numpy
 
 import chainer
+from chainer import _kernels
 from chainer import backend
 from chainer.backends import cuda
 from chainer.functions import _numerics
@@ -172,6 +173,9 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             if self.reduce == 'mean':
                 return xp.zeros((), x.dtype),
             return xp.zeros(loss_shape, x.dtype),
+        loss = self._forward_kernel(x, t)
+        if loss is not None:
+            return loss,
 
         # log softmax(x) = x - log_z, log_z = max + log(sum(exp(x - max)))
         exp_x, sum_exp, max_x = _numerics.exp_shifted(
@@ -215,6 +219,32 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             return xp.asarray(loss, x.dtype),
         return (-log_p).astype(x.dtype, copy=False).reshape(t.shape),
 
+    def _forward_kernel(self, x, t):
+        # The fused kernel for (N, C) scores and int32 labels without class
+        # weights; it leaves the state the NumPy forward would. None where
+        # it does not apply.
+        if (self.soft_target or x.ndim != 2 or t.dtype != numpy.int32
+                or self.class_weight is not None
+                or not isinstance(self.ignore_label, int)):
+            return None
+        kernels = _kernels.get((x,), _kernels.FLOATS)
+        if kernels is None:
+            return None
+        try:
+            (loss, exp_x, sum_exp, self._index, self._weight,
+             coeff) = kernels.softmax_cross_entropy_forward(
+                 numpy.ascontiguousarray(x), numpy.ascontiguousarray(t),
+                 self.ignore_label, self.reduce == 'mean', self.normalize,
+                 self.cache_score)
+        except _kernels.Unsupported:
+            return None
+        if self.cache_score:
+            self._exp_x = exp_x
+            self._sum_exp = sum_exp
+        if coeff is not None:
+            self._coeff = coeff
+        return loss
+
     def _soft_target_loss(self, xp, x, t, log_z):
         log_y = x - log_z
         if self.soft_target_loss == 'kl-divergence':
@@ -254,6 +284,9 @@ class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
         dtype = x.dtype
         if x.size == 0:
             return xp.zeros_like(x),
+        gx = self._backward_kernel(x, gloss)
+        if gx is not None:
+            return gx,
         exp_x, sum_exp = self.exp_x, self.sum_exp
         if exp_x is None:
             exp_x, sum_exp, _ = _numerics.exp_shifted(
@@ -282,6 +315,25 @@ class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
         gx = exp_x * scale.astype(dtype, copy=False)
         gx.ravel()[self.index] -= r
         return gx,
+
+    def _backward_kernel(self, x, gloss):
+        # The fused kernel for (N, C) scores whose labels have no class
+        # weights, or None.
+        if self.soft_target or x.ndim != 2 or self.weight.dtype != bool:
+            return None
+        exp_x = self.exp_x
+        kernels = _kernels.get((x, gloss, exp_x), _kernels.FLOATS)
+        if kernels is None:
+            return None
+        if exp_x is not None:
+            exp_x = numpy.ascontiguousarray(exp_x)
+        try:
+            return kernels.softmax_cross_entropy_backward(
+                numpy.ascontiguousarray(x), self.index, self.weight,
+                numpy.ascontiguousarray(gloss), self.coeff, exp_x,
+                self.sum_exp)
+        except _kernels.Unsupported:
+            return None
 
     def backward(self, input_indexes, grad_outputs):
         raise RuntimeError(

@@ -3,6 +3,7 @@ import warnings
 
 import numpy
 
+from chainer import _kernels
 from chainer import backend
 from chainer.backends import cuda
 from chainer.functions.array import broadcast
@@ -96,6 +97,21 @@ def _affine_normalize(x, mean, scale, beta, dtype):
         'chainer_batch_norm_affine')(x, mean, scale, beta.astype(dtype))
 
 
+def _kernels_for(x, gamma, axis, arrays):
+    # The kernel module where it computes this batch normalization: NumPy
+    # arrays normalized per channel of axis 1 (the default aggregation), in
+    # float32, or in float64 with spatial axes. None elsewhere.
+    if (gamma.ndim != 1 or not 2 <= x.ndim <= 5
+            or tuple(axis) != (0,) + tuple(range(2, x.ndim))):
+        return None
+    return _kernels.get(
+        arrays, _kernels.FLOATS if x.ndim > 2 else _kernels.FLOAT32)
+
+
+def _contiguous(*arrays):
+    return [numpy.ascontiguousarray(a) for a in arrays]
+
+
 def _cast(v, dtype):
     if v is None or v.dtype == dtype:
         return v
@@ -146,6 +162,8 @@ def _impl_selector(batch_norm_func, inputs):
 
 
 _default_get_mean_and_var = GeneralBatchNormalizationImpl.get_mean_and_var
+_default_get_ggamma_and_gbeta = (
+    GeneralBatchNormalizationImpl.get_ggamma_and_gbeta)
 
 
 class BatchNormalization(function_node.FunctionNode):
@@ -190,7 +208,12 @@ class BatchNormalization(function_node.FunctionNode):
         dtype = _compute_dtype(x.dtype, gamma.dtype)
 
         impl = self._impl = self._impl_selector(self, inputs)
-        if (xp is numpy
+        y_kernel = self._forward_kernel(x, gamma, beta, axis, impl)
+        if y_kernel is not None:
+            y_kernel, mean, var = y_kernel
+            mean = mean.reshape(stat_shape)
+            var = var.reshape(stat_shape)
+        elif (xp is numpy
                 and type(impl).get_mean_and_var is _default_get_mean_and_var):
             # The centered x gives the variance and starts the output.
             mean = x.mean(axis=axis, dtype=dtype, keepdims=True)
@@ -207,7 +230,9 @@ class BatchNormalization(function_node.FunctionNode):
         xp.reciprocal(inv_std, out=inv_std)
         scale = gamma.reshape(stat_shape) * inv_std
         beta = beta.reshape(stat_shape)
-        if y is None:
+        if y_kernel is not None:
+            y = y_kernel
+        elif y is None:
             y = _affine_normalize(x, mean, scale, beta, dtype)
         else:
             y *= scale
@@ -221,6 +246,20 @@ class BatchNormalization(function_node.FunctionNode):
         self.mean = mean
         self.inv_std = inv_std
         return y,
+
+    def _forward_kernel(self, x, gamma, beta, axis, impl):
+        # (y, mean, biased var) from the kernel, or None where it does
+        # not apply.
+        if type(impl).get_mean_and_var is not _default_get_mean_and_var:
+            return None
+        kernels = _kernels_for(x, gamma, axis, (x, gamma, beta))
+        if kernels is None:
+            return None
+        try:
+            return kernels.batch_normalization_forward(
+                *_contiguous(x, gamma, beta), self.eps)
+        except _kernels.Unsupported:
+            return None
 
     def _update_running_statistics(self, mean, var, m):
         decay = self.decay
@@ -239,6 +278,21 @@ class BatchNormalization(function_node.FunctionNode):
         stats = _standardize.Statistics(self.mean, self.inv_std, self.axis)
         return BatchNormalizationGrad(stats, self._impl).apply(
             (x, gamma, grad_outputs[0]))
+
+
+def _backward_kernel(x, gamma, gy, stats, global_stats):
+    # (gx, ggamma, gbeta) from the kernel for the statistics of the
+    # forward pass, or None where it does not apply.
+    kernels = _kernels_for(
+        x, gamma, stats.axis, (x, gamma, gy, stats.mean, stats.inv_std))
+    if kernels is None:
+        return None
+    try:
+        return kernels.batch_normalization_backward(
+            *_contiguous(x, gamma, stats.mean.ravel(), stats.inv_std.ravel(),
+                         gy), global_stats)
+    except _kernels.Unsupported:
+        return None
 
 
 class BatchNormalizationGrad(function_node.FunctionNode):
@@ -260,6 +314,11 @@ class BatchNormalizationGrad(function_node.FunctionNode):
         stat_shape = stats.mean.shape
         dtype = stats.mean.dtype
         inv_m = dtype.type(gamma.size / max(x.size, 1))
+        if type(self._impl).get_ggamma_and_gbeta is \
+                _default_get_ggamma_and_gbeta:
+            grads = _backward_kernel(x, gamma, gy, stats, False)
+            if grads is not None:
+                return grads
 
         x_hat = stats.x_hat(x)
         gbeta, ggamma = self._impl.get_ggamma_and_gbeta(
@@ -360,6 +419,13 @@ class FixedBatchNormalization(function_node.FunctionNode):
         xp.sqrt(inv_std, out=inv_std)
         xp.reciprocal(inv_std, out=inv_std)
         self.inv_std = inv_std
+        kernels = _kernels_for(x, gamma, axis, inputs)
+        if kernels is not None:
+            try:
+                return kernels.fixed_batch_normalization_forward(
+                    *_contiguous(*inputs), self.eps),
+            except _kernels.Unsupported:
+                pass
         scale = gamma.reshape(stat_shape) * inv_std
         y = _affine_normalize(
             x, mean.reshape(stat_shape), scale, beta.reshape(stat_shape),
@@ -391,15 +457,22 @@ class FixedBatchNormalizationGrad(function_node.FunctionNode):
         dtype = inv_std.dtype
         axis = self.axis
 
-        x_hat = backend.get_array_module(x).subtract(
-            x, mean.reshape(stat_shape), dtype=dtype)
-        x_hat *= inv_std
-        gbeta = gy.sum(axis=axis, dtype=dtype)
-        ggamma = _standardize.sum_of_products(gy, x_hat, axis)
-        del x_hat
+        grads = _backward_kernel(
+            x, gamma, gy, _standardize.Statistics(mean, inv_std, axis), True)
+        if grads is None:
+            x_hat = backend.get_array_module(x).subtract(
+                x, mean.reshape(stat_shape), dtype=dtype)
+            x_hat *= inv_std
+            gbeta = gy.sum(axis=axis, dtype=dtype)
+            ggamma = _standardize.sum_of_products(gy, x_hat, axis)
+            del x_hat
+        else:
+            gx, ggamma, gbeta = grads
         inv_std = inv_std.reshape(gamma.shape)
         gamma_s = gamma * inv_std
-        gx = (gy * gamma_s.reshape(stat_shape)).astype(x.dtype, copy=False)
+        if grads is None:
+            gx = (gy * gamma_s.reshape(stat_shape)).astype(
+                x.dtype, copy=False)
         gmean = -gamma_s * gbeta
         gvar = -0.5 * gamma_s * inv_std * ggamma
         pdtype = gamma.dtype

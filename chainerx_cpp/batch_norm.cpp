@@ -1,0 +1,352 @@
+// Batch normalization per channel of x (N, C) or x (N, C, spatial...):
+// forward with the statistics of the batch or with given ones, and the
+// gradients (gx, ggamma, gbeta).
+//
+// (N, C) float32 arrays go through oneDNN's batch normalization primitive.
+// With spatial axes oneDNN runs a slow generic loop on plain arrays (its
+// JIT kernels want a channel-blocked layout, and the reorders cost more
+// than they save), so those, in float32 or float64, go through the loops
+// below, which follow Chainer's NumPy formulas: the variance from the
+// centred values, inv_std = 1 / sqrt(var + eps) in the dtype of x.
+//
+// Chainer keeps inv_std for the backward pass; it reaches oneDNN as the
+// variance 1 / inv_std**2 with an epsilon of zero, which gives back the
+// same inverse standard deviation.
+#include <cmath>
+
+#include "common.hpp"
+
+namespace chainerx_cpp {
+namespace {
+
+using dnnl::normalization_flags;
+using dnnl::prop_kind;
+
+bool is_f32(const array& a) {
+    return a.dtype().kind() == 'f' && a.dtype().itemsize() == 4;
+}
+
+bool is_f64(const array& a) {
+    return a.dtype().kind() == 'f' && a.dtype().itemsize() == 8;
+}
+
+// Checks x (N, C, ...) and the per-channel arrays, all of one dtype:
+// float32, or float64 where x has spatial axes.
+int64_t channels_of(const array& x, std::initializer_list<const array*> per,
+                    std::initializer_list<const char*> names) {
+    require_contiguous(x, "x", -1);
+    if (x.ndim() < 2) {
+        throw std::invalid_argument("x must have at least two axes");
+    }
+    if (!is_f32(x) && !(x.ndim() > 2 && is_f64(x))) {
+        throw std::invalid_argument(
+            "x must be float32, or float64 with spatial axes");
+    }
+    const int64_t c = x.shape(1);
+    auto name = names.begin();
+    for (const array* a : per) {
+        require_contiguous(*a, *name, 1);
+        if (!a->dtype().is(x.dtype()) || a->shape(0) != c) {
+            throw std::invalid_argument(
+                std::string(*name) +
+                " must have x's dtype and one entry per channel");
+        }
+        ++name;
+    }
+    return c;
+}
+
+// ---- loops (x with spatial axes, viewed as (N, C, S)) --------------------
+
+struct Planes {
+    int64_t n, c, s;
+};
+
+Planes planes_of(const array& x) {
+    return {x.shape(0), x.shape(1), x.size() / (x.shape(0) * x.shape(1))};
+}
+
+// Below this many elements a kernel runs on one thread: waking the others
+// costs more than they save.
+constexpr int64_t kParallelMin = 1 << 18;
+
+constexpr int kLanes = 16;
+
+// The sums over the planes of channel ch of f(i) and g(i), i the flat
+// index: sixteen partial sums in T per plane (which the compiler
+// vectorizes), added up in double.
+template <typename T, typename F, typename G>
+void channel_sums(const Planes& p, int64_t ch, F f, G g, double* sf,
+                  double* sg) {
+    double total_f = 0, total_g = 0;
+    for (int64_t b = 0; b < p.n; ++b) {
+        const int64_t o = (b * p.c + ch) * p.s;
+        T af[kLanes] = {}, ag[kLanes] = {};
+        int64_t i = 0;
+        for (; i + kLanes <= p.s; i += kLanes) {
+            for (int k = 0; k < kLanes; ++k) {
+                af[k] += f(o + i + k);
+                ag[k] += g(o + i + k);
+            }
+        }
+        for (; i < p.s; ++i) {
+            af[0] += f(o + i);
+            ag[0] += g(o + i);
+        }
+        for (int k = 0; k < kLanes; ++k) {
+            total_f += af[k];
+            total_g += ag[k];
+        }
+    }
+    *sf = total_f;
+    *sg = total_g;
+}
+
+template <typename T>
+T inv_std_of(T var, double eps) {
+    const T v = var + static_cast<T>(eps);
+    return T(1) / std::sqrt(v);
+}
+
+// y = (x - mean) * (gamma * inv_std) + beta per channel; with `batch` the
+// mean and the biased variance of x are computed first and written to
+// mean and var, else they are the given statistics.
+template <typename T>
+void loop_forward(const Planes& p, const T* x, const T* gamma,
+                  const T* beta, T* mean, T* var, double eps, bool batch,
+                  T* y) {
+    const double m = static_cast<double>(p.n * p.s);
+#pragma omp parallel for if (p.n * p.c * p.s >= kParallelMin)
+    for (int64_t ch = 0; ch < p.c; ++ch) {
+        if (batch) {
+            const auto zero = [](int64_t) { return T(0); };
+            double sum, sq, unused;
+            channel_sums<T>(p, ch, [&](int64_t i) { return x[i]; }, zero,
+                            &sum, &unused);
+            const T mu = static_cast<T>(sum / std::max(m, 1.0));
+            channel_sums<T>(p, ch, [&](int64_t i) {
+                const T d = x[i] - mu;
+                return d * d;
+            }, zero, &sq, &unused);
+            mean[ch] = mu;
+            var[ch] = static_cast<T>(sq / std::max(m, 1.0));
+        }
+        const T mu = mean[ch];
+        const T scale = gamma[ch] * inv_std_of(var[ch], eps);
+        const T shift = beta[ch];
+        for (int64_t b = 0; b < p.n; ++b) {
+            const int64_t o = (b * p.c + ch) * p.s;
+            for (int64_t i = 0; i < p.s; ++i) {
+                y[o + i] = (x[o + i] - mu) * scale + shift;
+            }
+        }
+    }
+}
+
+// gbeta = sum(gy), ggamma = sum(gy * x_hat) with x_hat = (x - mean) *
+// inv_std; gx = gamma * inv_std * gy with constant statistics, else
+// gamma * inv_std * (gy - (x_hat * ggamma + gbeta) / m).
+template <typename T>
+void loop_backward(const Planes& p, const T* x, const T* gamma,
+                   const T* mean, const T* inv_std, const T* gy,
+                   bool global_stats, T* gx, T* ggamma, T* gbeta) {
+    const T inv_m = static_cast<T>(1.0 / std::max<double>(p.n * p.s, 1));
+#pragma omp parallel for if (p.n * p.c * p.s >= kParallelMin)
+    for (int64_t ch = 0; ch < p.c; ++ch) {
+        const T mu = mean[ch], is = inv_std[ch];
+        double sum_gy, sum_gy_x_hat;
+        channel_sums<T>(p, ch, [&](int64_t i) { return gy[i]; },
+                        [&](int64_t i) { return gy[i] * ((x[i] - mu) * is); },
+                        &sum_gy, &sum_gy_x_hat);
+        const T gb = static_cast<T>(sum_gy), gg = static_cast<T>(sum_gy_x_hat);
+        gbeta[ch] = gb;
+        ggamma[ch] = gg;
+        const T coeff = gamma[ch] * is;
+        const T a = gg * inv_m, c0 = gb * inv_m;
+        for (int64_t b = 0; b < p.n; ++b) {
+            const int64_t o = (b * p.c + ch) * p.s;
+            if (global_stats) {
+                for (int64_t i = 0; i < p.s; ++i) gx[o + i] = gy[o + i] * coeff;
+            } else {
+                for (int64_t i = 0; i < p.s; ++i) {
+                    const T x_hat = (x[o + i] - mu) * is;
+                    gx[o + i] = (gy[o + i] - (x_hat * a + c0)) * coeff;
+                }
+            }
+        }
+    }
+}
+
+// ---- oneDNN ((N, C) float32) ------------------------------------------------
+
+dnnl::memory::desc data_desc(const array& x) {
+    return {shape_of(x), dnnl::memory::data_type::f32, tag::nc};
+}
+
+dnnl::memory::desc channel_desc(int64_t c) {
+    return {{c}, dnnl::memory::data_type::f32, tag::a};
+}
+
+dnnl::memory mem(const dnnl::memory::desc& d, const void* p) {
+    return dnnl::memory(d, cpu_engine(), const_cast<void*>(p));
+}
+
+normalization_flags affine(bool global_stats) {
+    auto f = normalization_flags::use_scale | normalization_flags::use_shift;
+    return global_stats ? f | normalization_flags::use_global_stats : f;
+}
+
+// The forward primitive, with the batch's statistics or given ones.
+void onednn_forward(const array& x, const void* gamma, const void* beta,
+                    void* mean, void* var, double eps, bool batch, void* y) {
+    auto d = data_desc(x);
+    auto cd = channel_desc(x.shape(1));
+    dnnl::batch_normalization_forward::primitive_desc pd(
+        cpu_engine(),
+        batch ? prop_kind::forward_training : prop_kind::forward_inference,
+        d, d, static_cast<float>(eps), affine(!batch));
+    dnnl::batch_normalization_forward(pd).execute(
+        cpu_stream(), {{DNNL_ARG_SRC, mem(d, x.data())},
+                       {DNNL_ARG_DST, mem(d, y)},
+                       {DNNL_ARG_SCALE, mem(cd, gamma)},
+                       {DNNL_ARG_SHIFT, mem(cd, beta)},
+                       {DNNL_ARG_MEAN, mem(cd, mean)},
+                       {DNNL_ARG_VARIANCE, mem(cd, var)}});
+    cpu_stream().wait();
+}
+
+void onednn_backward(const array& x, const array& gamma, const array& mean,
+                     const array& inv_std, const array& gy,
+                     bool global_stats, void* gx, void* ggamma,
+                     void* gbeta) {
+    const int64_t c = x.shape(1);
+    std::vector<float> var(c);
+    const float* s = static_cast<const float*>(inv_std.data());
+    for (int64_t i = 0; i < c; ++i) {
+        const double si = s[i];
+        var[i] = static_cast<float>(1.0 / (si * si));
+    }
+    auto d = data_desc(x);
+    auto cd = channel_desc(c);
+    const auto flags = affine(global_stats);
+    dnnl::batch_normalization_forward::primitive_desc hint(
+        cpu_engine(), prop_kind::forward_training, d, d, 0.f, flags);
+    dnnl::batch_normalization_backward::primitive_desc pd(
+        cpu_engine(), prop_kind::backward, d, d, d, 0.f, flags, hint);
+    dnnl::batch_normalization_backward(pd).execute(
+        cpu_stream(), {{DNNL_ARG_SRC, mem(d, x.data())},
+                       {DNNL_ARG_DIFF_DST, mem(d, gy.data())},
+                       {DNNL_ARG_MEAN, mem(cd, mean.data())},
+                       {DNNL_ARG_VARIANCE, mem(cd, var.data())},
+                       {DNNL_ARG_SCALE, mem(cd, gamma.data())},
+                       {DNNL_ARG_DIFF_SRC, mem(d, gx)},
+                       {DNNL_ARG_DIFF_SCALE, mem(cd, ggamma)},
+                       {DNNL_ARG_DIFF_SHIFT, mem(cd, gbeta)}});
+    cpu_stream().wait();
+}
+
+// ---- bindings --------------------------------------------------------------
+
+template <typename T>
+const T* ptr(const array& a) {
+    return static_cast<const T*>(a.data());
+}
+
+template <typename T>
+T* mut(array& a) {
+    return static_cast<T*>(a.mutable_data());
+}
+
+// The statistics are written with `batch`, else only read.
+void run_forward(const array& x, const array& gamma, const array& beta,
+                 const array& mean, const array& var, double eps, bool batch,
+                 array& y) {
+    void* m = const_cast<void*>(mean.data());
+    void* v = const_cast<void*>(var.data());
+    py::gil_scoped_release release;
+    if (x.ndim() == 2) {
+        SerialScope serial(x.size() < kParallelMin);
+        onednn_forward(x, gamma.data(), beta.data(), m, v, eps, batch,
+                       y.mutable_data());
+    } else if (is_f32(x)) {
+        loop_forward(planes_of(x), ptr<float>(x), ptr<float>(gamma),
+                     ptr<float>(beta), static_cast<float*>(m),
+                     static_cast<float*>(v), eps, batch, mut<float>(y));
+    } else {
+        loop_forward(planes_of(x), ptr<double>(x), ptr<double>(gamma),
+                     ptr<double>(beta), static_cast<double*>(m),
+                     static_cast<double*>(v), eps, batch, mut<double>(y));
+    }
+}
+
+// y, mean and the biased variance of x per channel.
+py::tuple forward(const array& x, const array& gamma, const array& beta,
+                  double eps) {
+    const int64_t c = channels_of(x, {&gamma, &beta}, {"gamma", "beta"});
+    array y = empty_like_dtype(x, shape_of(x));
+    array mean = empty_like_dtype(x, {c}), var = empty_like_dtype(x, {c});
+    run_forward(x, gamma, beta, mean, var, eps, true, y);
+    return py::make_tuple(y, mean, var);
+}
+
+// y = gamma * (x - mean) / sqrt(var + eps) + beta for the given statistics.
+array forward_fixed(const array& x, const array& gamma, const array& beta,
+                    const array& mean, const array& var, double eps) {
+    channels_of(x, {&gamma, &beta, &mean, &var},
+                {"gamma", "beta", "mean", "var"});
+    array y = empty_like_dtype(x, shape_of(x));
+    run_forward(x, gamma, beta, mean, var, eps, false, y);
+    return y;
+}
+
+// (gx, ggamma, gbeta) for the statistics mean and inv_std; with
+// global_stats the statistics are constants (the fixed mode: gx is
+// gamma * inv_std * gy), else those of the batch x.
+py::tuple backward(const array& x, const array& gamma, const array& mean,
+                   const array& inv_std, const array& gy, bool global_stats) {
+    const int64_t c = channels_of(x, {&gamma, &mean, &inv_std},
+                                  {"gamma", "mean", "inv_std"});
+    require_contiguous(gy, "gy", -1);
+    if (!gy.dtype().is(x.dtype()) || shape_of(gy) != shape_of(x)) {
+        throw std::invalid_argument("gy must have the shape and dtype of x");
+    }
+    array gx = empty_like_dtype(x, shape_of(x));
+    array ggamma = empty_like_dtype(x, {c}), gbeta = empty_like_dtype(x, {c});
+    {
+        py::gil_scoped_release release;
+        if (x.ndim() == 2) {
+            SerialScope serial(x.size() < kParallelMin);
+            onednn_backward(x, gamma, mean, inv_std, gy, global_stats,
+                            gx.mutable_data(), ggamma.mutable_data(),
+                            gbeta.mutable_data());
+        } else if (is_f32(x)) {
+            loop_backward(planes_of(x), ptr<float>(x), ptr<float>(gamma),
+                          ptr<float>(mean), ptr<float>(inv_std),
+                          ptr<float>(gy), global_stats, mut<float>(gx),
+                          mut<float>(ggamma), mut<float>(gbeta));
+        } else {
+            loop_backward(planes_of(x), ptr<double>(x), ptr<double>(gamma),
+                          ptr<double>(mean), ptr<double>(inv_std),
+                          ptr<double>(gy), global_stats, mut<double>(gx),
+                          mut<double>(ggamma), mut<double>(gbeta));
+        }
+    }
+    return py::make_tuple(gx, ggamma, gbeta);
+}
+
+}  // namespace
+
+void register_batch_norm(py::module_& m) {
+    m.def("batch_normalization_forward", &forward, py::arg("x"),
+          py::arg("gamma"), py::arg("beta"), py::arg("eps"),
+          "Returns (y, mean, var) with the batch's biased variance.");
+    m.def("fixed_batch_normalization_forward", &forward_fixed, py::arg("x"),
+          py::arg("gamma"), py::arg("beta"), py::arg("mean"), py::arg("var"),
+          py::arg("eps"));
+    m.def("batch_normalization_backward", &backward, py::arg("x"),
+          py::arg("gamma"), py::arg("mean"), py::arg("inv_std"),
+          py::arg("gy"), py::arg("global_stats"),
+          "Returns (gx, ggamma, gbeta).");
+}
+
+}  // namespace chainerx_cpp
