@@ -42,9 +42,11 @@ def _extensions():
     from pybind11.setup_helpers import Pybind11Extension
     return [Pybind11Extension(
         'chainerx_cpp._kernels', sources, cxx_std=17,
+        depends=sorted(glob.glob(os.path.join('chainerx_cpp', '*.hpp'))),
         include_dirs=[include_dir, 'chainerx_cpp'],
         library_dirs=[lib_dir], libraries=['dnnl'],
-        extra_compile_args=['-O3', '-fopenmp'],
+        extra_compile_args=['-O3', '-fopenmp', '-fno-math-errno',
+                            '-fno-trapping-math', '-ffp-contract=off'],
         extra_link_args=['-fopenmp'])]
 
 

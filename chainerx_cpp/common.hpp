@@ -79,5 +79,9 @@ void register_convolution(py::module_& m);
 void register_pooling(py::module_& m);
 void register_softmax(py::module_& m);
 void register_batch_norm(py::module_& m);
+void register_eltwise(py::module_& m);
+void register_lstm(py::module_& m);
+void register_embed(py::module_& m);
+void register_optimizers(py::module_& m);
 
 }  // namespace chainerx_cpp

@@ -35,4 +35,8 @@ PYBIND11_MODULE(_kernels, m) {
     chainerx_cpp::register_pooling(m);
     chainerx_cpp::register_softmax(m);
     chainerx_cpp::register_batch_norm(m);
+    chainerx_cpp::register_eltwise(m);
+    chainerx_cpp::register_lstm(m);
+    chainerx_cpp::register_embed(m);
+    chainerx_cpp::register_optimizers(m);
 }

@@ -8,6 +8,7 @@ parameter without a gradient, and launching the fused CUDA kernel. A rule
 states its state arrays, its CPU arithmetic and its kernel body.
 """
 
+from chainer import _kernels
 from chainer.backends import cuda
 from chainer import optimizer
 
@@ -17,6 +18,27 @@ def set_hyperparams(hyperparam, **values):
     for name, value in values.items():
         if value is not None:
             setattr(hyperparam, name, value)
+
+
+def inplace_kernels(grad, *arrays):
+    """The compiled kernels for an update of NumPy arrays in place, or
+    ``None`` to run the NumPy code.
+
+    Args:
+        grad (numpy.ndarray): The gradient, which is only read.
+        arrays: The parameter and state arrays updated in place; ``None``
+            entries (an absent state) are skipped. They must be
+            C-contiguous and of the shape and dtype (float32 or float64) of
+            ``grad``.
+    """
+    kernels = _kernels.get((grad,) + arrays, _kernels.FLOATS)
+    if kernels is None:
+        return None
+    for a in arrays:
+        if a is not None and (
+                a.shape != grad.shape or not a.flags.c_contiguous):
+            return None
+    return kernels
 
 
 class ElementwiseRule(optimizer.UpdateRule):

@@ -140,9 +140,18 @@ class AdamRule(optimizer.UpdateRule):
         hp = self.hyperparam
         dtype = _intermediate_dtype(param.dtype)
         self._check_eps(dtype)
-        grad = grad.astype(dtype, copy=False)
         state = self.state
         m, v = state['m'], state['v']
+        vhat = state['vhat'] if hp.amsgrad else None
+        kernels = _elementwise.inplace_kernels(grad, param.array, m, v, vhat)
+        if kernels is not None:
+            kernels.adam_update(
+                param.array, numpy.asarray(grad, order='C'), m, v, vhat,
+                self.alpha_t, hp.beta1, hp.beta2, hp.eps, hp.eta,
+                1.0 - hp.eta * hp.weight_decay_rate,
+                self.bounds if hp.adabound else None)
+            return
+        grad = grad.astype(dtype, copy=False)
 
         work = numpy.subtract(
             grad, m, dtype=dtype, out=numpy.empty_like(grad, dtype=dtype))

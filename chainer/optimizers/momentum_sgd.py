@@ -36,6 +36,11 @@ class MomentumSGDRule(_elementwise.ElementwiseRule):
 
     def _update_cpu(self, p, grad, hp):
         v = self.state['v']
+        kernels = _elementwise.inplace_kernels(grad, p, v)
+        if kernels is not None:
+            kernels.momentum_sgd_update(
+                p, numpy.asarray(grad, order='C'), v, hp.lr, hp.momentum)
+            return
         v *= hp.momentum
         v -= numpy.multiply(grad, hp.lr)
         p += v

@@ -4,6 +4,7 @@ import numpy
 
 from chainer.backends import cuda
 from chainer import optimizer
+from chainer.optimizers import _elementwise
 
 
 _default_hyperparam = optimizer.Hyperparameter()
@@ -31,6 +32,11 @@ class SGDRule(optimizer.UpdateRule):
     def update_core_cpu(self, param):
         grad = param.grad
         if grad is None:
+            return
+        kernels = _elementwise.inplace_kernels(grad, param.array)
+        if kernels is not None:
+            kernels.sgd_update(param.array, numpy.asarray(grad, order='C'),
+                               self.hyperparam.lr)
             return
         step = numpy.multiply(grad, self.hyperparam.lr)
         param.array -= step

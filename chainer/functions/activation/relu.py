@@ -1,5 +1,6 @@
 import numpy
 
+from chainer import _kernels
 from chainer.backends import cuda
 from chainer import function_node
 from chainer import utils
@@ -25,6 +26,9 @@ class ReLU(function_node.FunctionNode):
     def forward_cpu(self, inputs):
         x, = inputs
         self.retain_outputs((0,))
+        kernels = _kernels.get((x,), _kernels.FLOATS)
+        if kernels is not None:
+            return kernels.relu_forward(numpy.asarray(x, order='C')),
         return utils.force_array(numpy.maximum(x, 0, dtype=x.dtype)),
 
     def forward_gpu(self, inputs):
@@ -57,6 +61,10 @@ class ReLUGrad2(function_node.FunctionNode):
 
     def forward_cpu(self, inputs):
         gy, = inputs
+        kernels = _kernels.get((self.b, gy), _kernels.FLOATS)
+        if kernels is not None and self.b.shape == gy.shape:
+            return kernels.relu_backward(numpy.asarray(self.b, order='C'),
+                                         numpy.asarray(gy, order='C')),
         return utils.force_array(gy * (self.b > 0), gy.dtype),
 
     def forward_gpu(self, inputs):

@@ -1,3 +1,6 @@
+import numpy
+
+from chainer import _kernels
 from chainer.backends import cuda
 from chainer import function_node
 from chainer.functions import _numerics
@@ -24,6 +27,9 @@ class Sigmoid(function_node.FunctionNode):
     def forward_cpu(self, inputs):
         x, = inputs
         self.retain_outputs((0,))
+        kernels = _kernels.get((x,), _kernels.FLOATS)
+        if kernels is not None:
+            return kernels.sigmoid_forward(numpy.asarray(x, order='C')),
         return _numerics.sigmoid(x),
 
     def forward_gpu(self, inputs):
@@ -65,6 +71,10 @@ class SigmoidGrad(function_node.FunctionNode):
     def forward_cpu(self, inputs):
         self.retain_inputs((0, 1))
         y, gy = inputs
+        kernels = _kernels.get((y, gy), _kernels.FLOATS)
+        if kernels is not None and y.shape == gy.shape:
+            return kernels.sigmoid_backward(numpy.asarray(y, order='C'),
+                                            numpy.asarray(gy, order='C')),
         gx = gy * y
         gx *= y.dtype.type(1) - y
         return utils.force_array(gx),

@@ -1,5 +1,7 @@
+import numpy
 
 import chainer
+from chainer import _kernels
 from chainer import backend
 from chainer.functions import _numerics
 from chainer.functions.array import _index
@@ -68,11 +70,17 @@ class EmbedIDGrad(function_node.FunctionNode):
         xp = backend.get_array_module(*inputs)
         ids = x.ravel()
         rows = gy.reshape(ids.size, self.w_shape[1])
+        gW = xp.zeros(self.w_shape, gy.dtype)
+        kernels = _kernels.get((rows, gW), _kernels.FLOATS)
+        if kernels is not None:
+            kernels.embed_id_backward(
+                numpy.asarray(ids, order='C'), numpy.asarray(rows, order='C'),
+                gW, self.ignore_label)
+            return gW,
         if self.ignore_label is not None:
             kept = ids != self.ignore_label
             ids = ids[kept]
             rows = rows[kept]
-        gW = xp.zeros(self.w_shape, gy.dtype)
         _numerics.add_at(gW, ids, rows)
         return gW,
 

@@ -1,5 +1,6 @@
 import numpy
 
+from chainer import _kernels
 from chainer import backend
 from chainer.backends import cuda
 from chainer import function
@@ -76,6 +77,11 @@ class LSTM(function_node.FunctionNode):
     def forward_cpu(self, inputs):
         self.retain_inputs((0, 1))
         c_prev, x = inputs
+        kernels = _kernels.get((c_prev, x), _kernels.FLOATS)
+        if kernels is not None:
+            self.retain_outputs((0,))
+            return kernels.lstm_forward(numpy.asarray(c_prev, order='C'),
+                                        numpy.asarray(x, order='C'))
         batch = len(x)
         a, i, f, o = _activate_gates(x, 4, True)
         c_next = numpy.empty_like(c_prev)
@@ -122,6 +128,11 @@ class LSTMGrad(function.Function):
 
     def forward_cpu(self, inputs):
         c_prev, x, c_next, gc, gh = inputs
+        kernels = _kernels.get(inputs, _kernels.FLOATS)
+        if kernels is not None:
+            return kernels.lstm_backward(
+                *[None if a is None else numpy.asarray(a, order='C')
+                  for a in inputs])
         batch = len(x)
         a, i, f, o = _activate_gates(x, 4, True)
         co = numpy.tanh(c_next[:batch])

@@ -1,0 +1,138 @@
+"""The ReLU, sigmoid and tanh kernels against the NumPy code paths."""
+
+import numpy
+import pytest
+
+import chainer
+from chainer import functions as F
+from chainer import gradient_check
+from chainer import testing
+import chainerx_cpp
+
+pytestmark = pytest.mark.skipif(
+    not chainerx_cpp.is_available(),
+    reason='the chainerx_cpp kernels are not built')
+
+_FUNCTIONS = [F.relu, F.sigmoid, F.tanh]
+# The last shape is large enough for several threads.
+_SHAPES = [(), (0,), (3, 0), (7,), (5, 13), (2, 3, 4, 5), (3, 50000),
+           (2, 1 << 19)]
+_LAYOUTS = ['contiguous', 'transposed', 'strided']
+
+
+def _tol(dtype):
+    if dtype == numpy.float32:
+        return {'atol': 1e-6, 'rtol': 1e-5}
+    return {'atol': 1e-14, 'rtol': 1e-13}
+
+
+def _array(rng, shape, dtype, layout, scale=4.0):
+    if not shape:
+        return numpy.asarray(rng.randn() * scale, dtype)
+    if layout == 'transposed':
+        return (rng.randn(*shape[::-1]) * scale).astype(dtype).T
+    if layout == 'strided':
+        wide = shape[:-1] + (shape[-1] * 2,)
+        return (rng.randn(*wide) * scale).astype(dtype)[..., ::2]
+    return (rng.randn(*shape) * scale).astype(dtype)
+
+
+def _both(compute):
+    with chainer.using_config('use_chainerx_cpp', 'never'):
+        expected = compute()
+    with chainer.using_config('use_chainerx_cpp', 'always'):
+        actual = compute()
+    return expected, actual
+
+
+def _forward_backward(function, x, gy):
+    def compute():
+        v = chainer.Variable(x.copy(order='K'))
+        y = function(v)
+        y.grad = gy
+        y.backward()
+        return y.array, v.grad
+    return compute
+
+
+@pytest.mark.parametrize('function', _FUNCTIONS)
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+@pytest.mark.parametrize('shape', _SHAPES)
+@pytest.mark.parametrize('layout', _LAYOUTS)
+def test_forward_backward(function, dtype, shape, layout):
+    rng = numpy.random.RandomState(0)
+    x = _array(rng, shape, dtype, layout)
+    gy = _array(rng, shape, dtype, layout, 1.0)
+    expected, actual = _both(_forward_backward(function, x, gy))
+    for e, a in zip(expected, actual):
+        assert a.dtype == e.dtype and a.shape == e.shape
+        testing.assert_allclose(e, a, **_tol(dtype))
+
+
+@pytest.mark.filterwarnings('ignore::RuntimeWarning')
+@pytest.mark.parametrize('function', _FUNCTIONS)
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+def test_special_values(function, dtype):
+    x = numpy.array([numpy.nan, numpy.inf, -numpy.inf, -0.0, 0.0, 1e-30,
+                     -1e-30, 30.0, -30.0, 100.0, -100.0, 800.0, -800.0],
+                    dtype)
+    gy = numpy.array([1, 2, numpy.nan, numpy.inf, 1, 1, 1, 1, 1, 1, 1,
+                      -numpy.inf, 1], dtype)
+    expected, actual = _both(_forward_backward(function, x, gy))
+    for e, a in zip(expected, actual):
+        testing.assert_allclose(e, a, **_tol(dtype))
+        numpy.testing.assert_array_equal(numpy.isnan(e), numpy.isnan(a))
+
+
+@pytest.mark.parametrize('function', _FUNCTIONS)
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+def test_double_backward(function, dtype):
+    rng = numpy.random.RandomState(1)
+    x = rng.uniform(-2, 2, (4, 5)).astype(dtype)
+    x[abs(x) < 0.1] = 0.5  # away from the kink of ReLU
+    gy = rng.randn(4, 5).astype(dtype)
+    ggx = rng.randn(4, 5).astype(dtype)
+    tol = {'atol': 1e-2, 'rtol': 1e-2} if dtype == numpy.float32 else {}
+    with chainer.using_config('use_chainerx_cpp', 'always'):
+        gradient_check.check_double_backward(
+            function, x, gy, ggx, dtype=numpy.float64, **tol)
+
+
+@pytest.mark.parametrize('name', ['relu', 'sigmoid', 'tanh'])
+def test_kernels_reject_bad_input(name):
+    kernels = chainerx_cpp.get_kernels()
+    forward = getattr(kernels, name + '_forward')
+    backward = getattr(kernels, name + '_backward')
+    x = numpy.ones((3, 4), numpy.float32)
+    with pytest.raises(ValueError):
+        forward(x.astype(numpy.int32))
+    with pytest.raises(ValueError):
+        forward(x.T)
+    with pytest.raises(ValueError):
+        backward(x, x.astype(numpy.float64))
+    with pytest.raises(ValueError):
+        backward(x, x[:2])
+
+
+@pytest.mark.parametrize('function,name', [
+    (F.relu, 'relu'), (F.sigmoid, 'sigmoid'), (F.tanh, 'tanh')])
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+def test_dispatch(function, name, dtype, kernel_calls):
+    x = numpy.ones((2, 3), dtype)
+    with chainer.using_config('use_chainerx_cpp', 'always'):
+        _forward_backward(function, x, x)()
+    expected = [name + '_forward', name + '_backward']
+    if name == 'tanh' and dtype == numpy.float32:
+        expected = expected[1:]  # NumPy's float32 tanh is the faster
+    assert kernel_calls == expected
+    with chainer.using_config('use_chainerx_cpp', 'never'):
+        _forward_backward(function, x, x)()
+    assert kernel_calls == expected
+
+
+def test_tanh_kernel_float32():
+    # The operation keeps float32 on NumPy; the kernel still takes it.
+    x = _array(numpy.random.RandomState(3), (5, 9000), numpy.float32,
+               'contiguous')
+    y = chainerx_cpp.get_kernels().tanh_forward(x)
+    testing.assert_allclose(numpy.tanh(x), y, **_tol(numpy.float32))

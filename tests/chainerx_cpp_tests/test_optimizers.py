@@ -1,0 +1,109 @@
+"""The optimizer update kernels against the NumPy code paths."""
+
+import numpy
+import pytest
+
+import chainer
+from chainer import optimizers
+from chainer.optimizers import _elementwise
+from chainer import testing
+import chainerx_cpp
+
+pytestmark = pytest.mark.skipif(
+    not chainerx_cpp.is_available(),
+    reason='the chainerx_cpp kernels are not built')
+
+_OPTIMIZERS = {
+    'sgd': lambda: optimizers.SGD(lr=0.1),
+    'momentum_sgd': lambda: optimizers.MomentumSGD(lr=0.05, momentum=0.8),
+    'adam': lambda: optimizers.Adam(),
+    'adam_eta': lambda: optimizers.Adam(alpha=0.01, eta=0.5),
+    'adamw': lambda: optimizers.AdamW(weight_decay_rate=0.1, eta=0.7),
+    'amsgrad': lambda: optimizers.AMSGrad(alpha=0.01),
+    'adabound': lambda: optimizers.AdaBound(alpha=0.05, final_lr=0.01),
+    'amsbound': lambda: optimizers.AMSBound(alpha=0.05, final_lr=0.01),
+}
+
+
+def _tol(dtype):
+    if dtype == numpy.float32:
+        return {'atol': 1e-6, 'rtol': 1e-5}
+    return {'atol': 1e-14, 'rtol': 1e-12}
+
+
+def _train(name, dtype, shape, mode, steps=5):
+    rng = numpy.random.RandomState(0)
+    link = chainer.Link()
+    with link.init_scope():
+        link.w = chainer.Parameter(numpy.asarray(rng.randn(*shape), dtype))
+    optimizer = _OPTIMIZERS[name]()
+    optimizer.setup(link)
+    with chainer.using_config('use_chainerx_cpp', mode):
+        for step in range(steps):
+            grad = numpy.asarray(rng.randn(*shape), dtype)
+            if step == 2:
+                grad *= 100  # a jump, so that AMSGrad's vhat matters
+            link.w.grad = grad
+            optimizer.update()
+    state = link.w.update_rule.state
+    return link.w.array, {key: state[key] for key in state}
+
+
+@pytest.mark.parametrize('name', sorted(_OPTIMIZERS))
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+# (1024, 1024) is large enough for several threads.
+@pytest.mark.parametrize('shape', [(), (0,), (7,), (3, 4), (1024, 1024)])
+def test_update(name, dtype, shape):
+    expected, expected_state = _train(name, dtype, shape, 'never')
+    actual, actual_state = _train(name, dtype, shape, 'always')
+    assert actual.dtype == expected.dtype
+    testing.assert_allclose(expected, actual, **_tol(dtype))
+    assert sorted(actual_state) == sorted(expected_state)
+    for key in expected_state:
+        testing.assert_allclose(
+            expected_state[key], actual_state[key], **_tol(dtype))
+
+
+@pytest.mark.parametrize('name', ['sgd', 'adam'])
+def test_float16_update(name):
+    # float16 is not a dtype of the kernels: the NumPy update runs.
+    expected, _ = _train(name, numpy.float16, (3, 4), 'never')
+    actual, _ = _train(name, numpy.float16, (3, 4), 'always')
+    numpy.testing.assert_array_equal(expected, actual)
+
+
+def test_inplace_kernels_needs_contiguous_arrays():
+    grad = numpy.ones((3, 4), numpy.float32)
+    with chainer.using_config('use_chainerx_cpp', 'always'):
+        assert _elementwise.inplace_kernels(grad, grad.copy()) is not None
+        assert _elementwise.inplace_kernels(grad, grad.copy(), None)
+        assert _elementwise.inplace_kernels(
+            grad, numpy.ones((4, 3), numpy.float32).T) is None
+        assert _elementwise.inplace_kernels(
+            grad, numpy.ones((3, 4, 1), numpy.float32)) is None
+        assert _elementwise.inplace_kernels(
+            grad, grad.astype(numpy.float64)) is None
+    with chainer.using_config('use_chainerx_cpp', 'never'):
+        assert _elementwise.inplace_kernels(grad, grad.copy()) is None
+
+
+def test_kernels_reject_bad_input():
+    kernels = chainerx_cpp.get_kernels()
+    p = numpy.zeros((3, 4), numpy.float32)
+    with pytest.raises(ValueError):
+        kernels.sgd_update(p, p[:2], 0.1)
+    with pytest.raises(ValueError):
+        kernels.sgd_update(p.T, p.T.copy(), 0.1)
+    with pytest.raises(ValueError):
+        kernels.momentum_sgd_update(p, p, p.astype(numpy.float64), 0.1, 0.9)
+    with pytest.raises(ValueError):
+        kernels.adam_update(p, p, p, p, p[:1], 1e-3, 0.9, 0.999, 1e-8, 1.0,
+                            1.0, None)
+
+
+@pytest.mark.parametrize('name,kernel', [
+    ('sgd', 'sgd_update'), ('momentum_sgd', 'momentum_sgd_update'),
+    ('adamw', 'adam_update'), ('amsbound', 'adam_update')])
+def test_dispatch(name, kernel, kernel_calls):
+    _train(name, numpy.float32, (3, 4), 'always', steps=2)
+    assert kernel_calls == [kernel, kernel]
