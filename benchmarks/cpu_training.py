@@ -36,7 +36,6 @@ os.environ.setdefault('GOMP_SPINCOUNT', '10000')
 
 import argparse  # NOQA: E402
 import json  # NOQA: E402
-import resource  # NOQA: E402
 import subprocess  # NOQA: E402
 import sys  # NOQA: E402
 
@@ -243,16 +242,28 @@ def _steps(name, torch):
     return funcs
 
 
+def _status_kb(field):
+    with open('/proc/self/status') as f:
+        for line in f:
+            if line.startswith(field + ':'):
+                return int(line.split()[1])
+    raise RuntimeError('no {} in /proc/self/status'.format(field))
+
+
 def _peak_growth_mb(name, which):
-    # Run in this process (a fresh one, started by _memory): the growth of
-    # the peak resident set over five steps after the model is built.
+    # Run in this process (a fresh one, started by _memory): how far the
+    # resident set rises above what it was once the model is built, over
+    # five steps. Writing 5 to clear_refs resets the peak (VmHWM) to the
+    # current size (ru_maxrss would not do: it carries the parent's peak
+    # across exec).
     torch = _import_torch() if which == 'torch' else None
     func = _steps(name, torch)[which]
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with open('/proc/self/clear_refs', 'w') as f:
+        f.write('5')
+    before = _status_kb('VmRSS')
     for _ in range(5):
         func()
-    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return (after - before) / 1024
+    return (_status_kb('VmHWM') - before) / 1024
 
 
 def _memory(name, which):

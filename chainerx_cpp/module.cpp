@@ -39,4 +39,5 @@ PYBIND11_MODULE(_kernels, m) {
     chainerx_cpp::register_lstm(m);
     chainerx_cpp::register_embed(m);
     chainerx_cpp::register_optimizers(m);
+    chainerx_cpp::register_linear(m);
 }

@@ -1,4 +1,7 @@
+import numpy
+
 import chainer
+from chainer import _kernels
 from chainer import function_node
 from chainer import utils
 from chainer.utils import type_check
@@ -8,6 +11,22 @@ def _cast(x, dtype):
     if x.dtype == dtype:
         return x
     return chainer.functions.cast(x, dtype)
+
+
+def _product(a, b, trans_a, trans_b, dtype, bias=None):
+    # op(a) op(b) (+ bias) in dtype, op a transpose or not: the one matrix
+    # product of the linear layer's forward and gradients.
+    kernels = _kernels.get((a, b, bias))
+    if kernels is not None and dtype == a.dtype:
+        return kernels.gemm(
+            numpy.ascontiguousarray(a), numpy.ascontiguousarray(b),
+            trans_a, trans_b,
+            None if bias is None else numpy.ascontiguousarray(bias))
+    y = (a.T if trans_a else a).dot(b.T if trans_b else b)
+    y = y.astype(dtype, copy=False)
+    if bias is not None:
+        y += bias
+    return y
 
 
 class LinearFunction(function_node.FunctionNode):
@@ -37,9 +56,8 @@ class LinearFunction(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, W = inputs[:2]
-        y = x.dot(W.T).astype(x.dtype, copy=False)
-        if len(inputs) == 3:
-            y += inputs[2]
+        b = inputs[2] if len(inputs) == 3 else None
+        y = _product(x, W, False, True, x.dtype, b)
         self.retain_inputs((0, 1))
         return y,
 
@@ -65,7 +83,7 @@ class LinearGradData(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         W, gy = inputs
-        return gy.dot(W).astype(gy.dtype, copy=False),
+        return _product(gy, W, False, False, gy.dtype),
 
     def backward(self, indexes, grad_outputs):
         W, gy = self.get_retained_inputs()
@@ -89,7 +107,7 @@ class LinearGradWeight(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, gy = inputs
-        return gy.T.dot(x).astype(self._w_dtype, copy=False),
+        return _product(gy, x, True, False, self._w_dtype),
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()

@@ -1,0 +1,90 @@
+// Matrix products of the linear layer through oneDNN's matmul primitive:
+// y = op(a) op(b) (+ bias), op a transpose or not, in float32.
+//
+// The forward of F.linear is gemm(x, W, false, true, b), its input
+// gradient gemm(gy, W, false, false) and its weight gradient
+// gemm(gy, x, true, false). Running them on the kernels' own OpenMP
+// threads keeps NumPy's BLAS threads from spinning beside them.
+#include "common.hpp"
+
+namespace chainerx_cpp {
+namespace {
+
+// Products below this many multiply-adds run on one thread.
+constexpr int64_t kParallelMin = 1 << 17;
+
+// The (rows, cols) matrix that `a` holds, transposed or not, as a oneDNN
+// description of a's own buffer.
+dnnl::memory::desc matrix_desc(const array& a, bool transpose) {
+    const int64_t r = a.shape(0), c = a.shape(1);
+    if (transpose) {
+        return {{c, r}, dnnl::memory::data_type::f32, dims{1, c}};
+    }
+    return {{r, c}, dnnl::memory::data_type::f32, dims{c, 1}};
+}
+
+array gemm(const array& a, const array& b, bool trans_a, bool trans_b,
+           py::object bias) {
+    require_contiguous(a, "a", 2);
+    require_contiguous(b, "b", 2);
+    if (data_type_of(a) != dnnl::memory::data_type::f32 ||
+        data_type_of(b) != dnnl::memory::data_type::f32) {
+        throw std::invalid_argument("gemm takes float32 arrays");
+    }
+    const int64_t m = trans_a ? a.shape(1) : a.shape(0);
+    const int64_t k = trans_a ? a.shape(0) : a.shape(1);
+    const int64_t kb = trans_b ? b.shape(1) : b.shape(0);
+    const int64_t n = trans_b ? b.shape(0) : b.shape(1);
+    if (k != kb) {
+        throw std::invalid_argument("gemm: inner dimensions differ");
+    }
+    const bool with_bias = !bias.is_none();
+    array bias_array;
+    if (with_bias) {
+        bias_array = bias.cast<array>();
+        require_contiguous(bias_array, "bias", 1);
+        if (bias_array.shape(0) != n ||
+            data_type_of(bias_array) != dnnl::memory::data_type::f32) {
+            throw std::invalid_argument(
+                "gemm: bias must be float32 of the output width");
+        }
+    }
+    array y = empty_like_dtype(a, {m, n});
+    {
+        py::gil_scoped_release release;
+        SerialScope serial(m * n * k < kParallelMin);
+        auto a_desc = matrix_desc(a, trans_a);
+        auto b_desc = matrix_desc(b, trans_b);
+        dnnl::memory::desc y_desc({m, n}, dnnl::memory::data_type::f32,
+                                  tag::ab);
+        auto bias_desc = with_bias
+            ? dnnl::memory::desc({1, n}, dnnl::memory::data_type::f32,
+                                 tag::ab)
+            : dnnl::memory::desc();
+        dnnl::matmul::primitive_desc pd(cpu_engine(), a_desc, b_desc,
+                                        bias_desc, y_desc);
+        std::unordered_map<int, dnnl::memory> args{
+            {DNNL_ARG_SRC, dnnl::memory(a_desc, cpu_engine(),
+                                        const_cast<void*>(a.data()))},
+            {DNNL_ARG_WEIGHTS, dnnl::memory(b_desc, cpu_engine(),
+                                            const_cast<void*>(b.data()))},
+            {DNNL_ARG_DST, dnnl::memory(y_desc, cpu_engine(),
+                                        y.mutable_data())}};
+        if (with_bias) {
+            args[DNNL_ARG_BIAS] = dnnl::memory(
+                bias_desc, cpu_engine(), const_cast<void*>(bias_array.data()));
+        }
+        dnnl::matmul(pd).execute(cpu_stream(), args);
+        cpu_stream().wait();
+    }
+    return y;
+}
+
+}  // namespace
+
+void register_linear(py::module_& m) {
+    m.def("gemm", &gemm, py::arg("a"), py::arg("b"), py::arg("trans_a"),
+          py::arg("trans_b"), py::arg("bias") = py::none());
+}
+
+}  // namespace chainerx_cpp

@@ -1,0 +1,82 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import testing
+
+
+@pytest.mark.parametrize('nobias', [False, True])
+@pytest.mark.parametrize('shape', [
+    # (batch, in, out)
+    (1, 1, 1), (5, 3, 4), (7, 300, 50), (100, 784, 1000),
+], ids=lambda s: 'n{}-in{}-out{}'.format(*s))
+def test_linear_matches_numpy_path(shape, nobias, run_both):
+    n, k, m = shape
+    rng = numpy.random.RandomState(0)
+    arrays = [rng.uniform(-1, 1, (n, k)).astype('f'),
+              rng.uniform(-1, 1, (m, k)).astype('f')]
+    if not nobias:
+        arrays.append(rng.uniform(-1, 1, m).astype('f'))
+    (y0, g0), (y1, g1) = run_both(F.linear, *arrays)
+    testing.assert_allclose(y0, y1, atol=1e-4, rtol=1e-4)
+    for a, b in zip(g0, g1):
+        testing.assert_allclose(a, b, atol=1e-4, rtol=1e-4)
+
+
+def test_linear_batch_axes_and_non_contiguous(run_both):
+    rng = numpy.random.RandomState(1)
+    x = rng.uniform(-1, 1, (4, 3, 12)).astype('f')[:, :, ::2]
+    W = rng.uniform(-1, 1, (6, 5)).astype('f').T
+    (y0, g0), (y1, g1) = run_both(
+        lambda x, W: F.linear(x, W, n_batch_axes=2), x, W)
+    testing.assert_allclose(y0, y1, atol=1e-5, rtol=1e-4)
+    for a, b in zip(g0, g1):
+        testing.assert_allclose(a, b, atol=1e-5, rtol=1e-4)
+
+
+def test_linear_calls_the_kernel_in_forward_and_backward(kernel_calls):
+    x = chainer.Variable(numpy.ones((3, 4), 'f'))
+    W = chainer.Variable(numpy.ones((2, 4), 'f'))
+    with chainer.using_config('use_chainerx_cpp', 'always'):
+        y = F.linear(x, W)
+        y.grad = numpy.ones_like(y.array)
+        y.backward()
+    assert kernel_calls.count('gemm') == 3
+    numpy.testing.assert_array_equal(x.grad, numpy.full((3, 4), 2, 'f'))
+    numpy.testing.assert_array_equal(W.grad, numpy.full((2, 4), 3, 'f'))
+
+
+def test_linear_double_backward_through_the_kernel():
+    rng = numpy.random.RandomState(2)
+    x, gx = rng.uniform(-1, 1, (2, 3, 4)).astype('f')
+    W, gW = rng.uniform(-1, 1, (2, 5, 4)).astype('f')
+    gy = rng.uniform(-1, 1, (3, 5)).astype('f')
+    with chainer.using_config('use_chainerx_cpp', 'always'):
+        chainer.gradient_check.check_double_backward(
+            F.linear, (x, W), gy, (gx, gW), dtype=numpy.float64,
+            atol=1e-3, rtol=1e-3)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float64])
+def test_other_dtypes_stay_on_numpy(dtype, kernel_calls):
+    x = numpy.ones((3, 4), dtype)
+    W = numpy.ones((2, 4), dtype)
+    with chainer.using_config('use_chainerx_cpp', 'always'):
+        y = F.linear(x, W)
+    assert y.dtype == dtype
+    assert 'gemm' not in kernel_calls
+
+
+def test_gemm_rejects_bad_arguments():
+    import chainerx_cpp
+    kernels = chainerx_cpp.get_kernels()
+    with pytest.raises(ValueError):
+        kernels.gemm(numpy.ones((2, 3), 'f'), numpy.ones((2, 3), 'f'),
+                     False, False)
+    with pytest.raises(ValueError):
+        kernels.gemm(numpy.ones((2, 3), 'd'), numpy.ones((3, 2), 'd'),
+                     False, False)
+    with pytest.raises(ValueError):
+        kernels.gemm(numpy.ones((2, 3), 'f'), numpy.ones((3, 2), 'f'),
+                     False, False, numpy.ones(3, 'f'))
