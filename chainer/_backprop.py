@@ -10,6 +10,7 @@ import heapq
 import shutil
 import traceback
 import warnings
+import weakref
 
 import numpy
 
@@ -42,6 +43,38 @@ def _sum_grads(grads):
     return chainer.variable.Variable(total, requires_grad=False)
 
 
+# The sums of gradients that a backward traversal made and that only its
+# gradient table holds. Later gradients of the same node are added into
+# such a sum in place, which spares a new array per addition (the values
+# are those of summing into new arrays). A sum leaves this registry when it
+# leaves the table: popped, or handed to ``backward_accumulate``.
+_table_sums = weakref.WeakValueDictionary()
+
+
+def _released(grad):
+    if grad is not None:
+        _table_sums.pop(id(grad), None)
+    return grad
+
+
+def _sum_in_table(grads):
+    """Replaces the gradients in the table list ``grads`` by their sum."""
+    first = grads[0]
+    if _table_sums.get(id(first)) is first and not _config.enable_backprop:
+        total = first._data
+        rest = grads[1:]
+        if all([type(g._data) is type(total) and g._data.shape == total.shape
+                and g._data.dtype == total.dtype for g in rest]):
+            for g in rest:
+                total += g._data
+            del grads[1:]
+            return
+    total = _sum_grads(grads)
+    if not _config.enable_backprop:
+        _table_sums[id(total)] = total
+    grads[:] = [total]
+
+
 class _GradTable:
     """Gradients of variable nodes, as lists summed when first read."""
 
@@ -71,7 +104,7 @@ class _GradTable:
         grads = self._grads.pop(node, None)
         if not grads:
             return None
-        return _sum_grads(grads)
+        return _released(_sum_grads(grads))
 
     def __setitem__(self, node, grad):
         self._grads[node] = [] if grad is None else [grad]
@@ -162,7 +195,7 @@ def _check_debug_grad(func, index, node, gx, current):
 
 
 def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
-                   is_debug):
+                   is_debug, in_table=False):
     """Runs backward of ``func``, appending to the lists in ``grad_inputs``.
 
     Args:
@@ -173,6 +206,8 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
         grad_inputs (dict): The gradient lists of the target input nodes,
             updated in place.
         is_debug (bool): Whether to look for NaN in the gradients.
+        in_table (bool): Whether the lists belong to a :class:`_GradTable`
+            of the traversal, whose sums may then be added into in place.
     """
     inputs = func.inputs
     function_node_type = chainer.function_node.FunctionNode
@@ -200,7 +235,7 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
                 continue
             seen.add(node)
             grads = grad_inputs[node]
-            current.append(_sum_grads(grads) if grads else None)
+            current.append(_released(_sum_grads(grads)) if grads else None)
             del grads[:]
         gxs = func.backward_accumulate(
             target_input_indexes, grad_outputs, tuple(current))
@@ -225,7 +260,10 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
     if not func.lazy_grad_sum:
         for grads in grad_inputs.values():
             if len(grads) > 1:
-                grads[:] = [_sum_grads(grads)]
+                if in_table:
+                    _sum_in_table(grads)
+                else:
+                    grads[:] = [_sum_grads(grads)]
 
 
 def _append_stack_to_message(error, stack):
@@ -274,11 +312,11 @@ def _run_backward(func, target_input_indexes, grad_outputs, grads,
     try:
         if device is None:
             _backprop_step(func, target_input_indexes, grad_outputs,
-                           in_grads, is_debug)
+                           in_grads, is_debug, True)
         else:
             with chainer.backend.using_device(device):
                 _backprop_step(func, target_input_indexes, grad_outputs,
-                               in_grads, is_debug)
+                               in_grads, is_debug, True)
     except Exception as e:
         if func.stack is not None:
             _append_stack_to_message(e, func.stack)

@@ -86,3 +86,49 @@ def test_non_scalar_backward_without_grad_names_the_function():
     y = _var([1, 2]) * 2
     with pytest.raises(TypeError, match='got no gradient'):
         y.backward()
+
+
+def _three_uses(x):
+    # x reaches the loss along three paths: its gradient is summed twice.
+    return chainer.functions.sum(x * 2 + x * 3 + x * 4)
+
+
+def test_sums_of_gradients_do_not_alias_earlier_gradients():
+    x = chainer.Variable(numpy.ones(4, numpy.float32))
+    _three_uses(x).backward()
+    first = x.grad
+    numpy.testing.assert_array_equal(first, numpy.full(4, 9, numpy.float32))
+    # A second backward adds to x.grad with a new array, as Chainer does:
+    # the array the first one left is not written into.
+    _three_uses(x).backward()
+    numpy.testing.assert_array_equal(first, numpy.full(4, 9, numpy.float32))
+    numpy.testing.assert_array_equal(x.grad, numpy.full(4, 18, numpy.float32))
+    assert x.grad is not first
+
+
+def test_retained_gradient_of_a_shared_intermediate_is_complete():
+    x = chainer.Variable(numpy.arange(3, dtype=numpy.float32))
+    h = x * 1
+    loss = chainer.functions.sum(h * 2 + h * 3 + h * 4 + h * 5)
+    loss.backward(retain_grad=True)
+    numpy.testing.assert_array_equal(h.grad, numpy.full(3, 14, numpy.float32))
+    numpy.testing.assert_array_equal(x.grad, numpy.full(3, 14, numpy.float32))
+    assert h.grad is not x.grad
+
+
+def test_grad_results_are_not_written_into_afterwards():
+    x = chainer.Variable(numpy.ones(2, numpy.float32))
+    gx, = chainer.grad([_three_uses(x)], [x])
+    kept = gx.array.copy()
+    gx2, = chainer.grad([_three_uses(x)], [x])
+    numpy.testing.assert_array_equal(gx.array, kept)
+    assert gx2.array is not gx.array
+
+
+def test_sum_of_many_gradients_equals_a_plain_sum():
+    rng = numpy.random.RandomState(0)
+    x = chainer.Variable(rng.uniform(-1, 1, (3, 5)).astype(numpy.float32))
+    ws = [rng.uniform(-1, 1, (3, 5)).astype(numpy.float32) for _ in range(6)]
+    loss = chainer.functions.sum(sum(x * w for w in ws))
+    loss.backward()
+    numpy.testing.assert_allclose(x.grad, sum(ws), rtol=1e-6, atol=1e-6)
