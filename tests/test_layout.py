@@ -31,10 +31,7 @@ WHOLE_PACKAGE_TESTS = {
 }
 
 # Test files still to be split by module (remove an entry once it is).
-NOT_YET_SPLIT = {
-    # GoogLeNet, ResNet and VGG against Chainer 7.8.1's numbers.
-    'links_tests/model_tests/vision_tests/test_original_numbers.py',
-}
+NOT_YET_SPLIT = set()
 
 
 def _defines_something(path):

@@ -251,3 +251,25 @@ def test_missing_pretrained_model(tmp_path):
     path = str(tmp_path / 'missing.npz')
     with pytest.raises(FileNotFoundError, match='missing.npz'):
         googlenet.GoogLeNet(pretrained_model=path)
+
+
+# Layouts of saved files, initial parameters, layer outputs and the
+# preprocessing, against the numbers of Chainer 7.8.1 (see conftest.py).
+@pytest.mark.parametrize('name', [
+    'GoogLeNet/layout',
+    'GoogLeNet/init',
+    'GoogLeNet/forward',
+    'GoogLeNet/predict',
+    'prepare/googlenet',
+])
+def test_matches_chainer_7_8(name, matches_chainer_7_8):
+    matches_chainer_7_8(name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('name', [
+    'GoogLeNet/forward224',
+    'GoogLeNet/predict_oversample',
+])
+def test_matches_chainer_7_8_slow(name, matches_chainer_7_8):
+    matches_chainer_7_8(name)

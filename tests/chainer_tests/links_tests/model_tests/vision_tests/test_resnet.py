@@ -343,3 +343,31 @@ def test_forward_full_size(model):
         out = model(_input(224), layers=['res5', 'prob'])
     assert out['res5'].shape == (1, 2048, 7, 7)
     assert out['prob'].shape == (1, 1000)
+
+
+# Layouts of saved files, initial parameters, layer outputs and the
+# preprocessing, against the numbers of Chainer 7.8.1 (see conftest.py).
+@pytest.mark.parametrize('name', [
+    'ResNet50/layout',
+    'ResNet50/init',
+    'ResNet50/forward',
+    'prepare/resnet',
+])
+def test_matches_chainer_7_8(name, matches_chainer_7_8):
+    matches_chainer_7_8(name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('name', [
+    'ResNet50fb/layout',
+    'ResNet50fb/init',
+    'ResNet50fb/forward',
+    'ResNet101/layout',
+    'ResNet101/init',
+    'ResNet101/forward',
+    'ResNet152/layout',
+    'ResNet152/init',
+    'ResNet152/forward',
+])
+def test_matches_chainer_7_8_slow(name, matches_chainer_7_8):
+    matches_chainer_7_8(name)

@@ -266,3 +266,26 @@ def test_vgg19():
     with chainer.using_config('train', False):
         out = model(_input(32), layers=layers)
     assert {k: v.shape for k, v in out.items()} == _conv_shapes(layers, 32)
+
+
+# Layouts of saved files, initial parameters, layer outputs and the
+# preprocessing, against the numbers of Chainer 7.8.1 (see conftest.py).
+@pytest.mark.parametrize('name', [
+    'prepare/vgg',
+])
+def test_matches_chainer_7_8(name, matches_chainer_7_8):
+    matches_chainer_7_8(name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('name', [
+    'VGG16/layout',
+    'VGG16/init',
+    'VGG16/forward',
+    'VGG19/layout',
+    'VGG19/init',
+    'VGG19/forward',
+    'VGG16/forward224',
+])
+def test_matches_chainer_7_8_slow(name, matches_chainer_7_8):
+    matches_chainer_7_8(name)
