@@ -14,13 +14,15 @@ both frameworks:
   runs its fused ``nn.LSTM``, as its users do).
 
 Chainer runs with ``use_chainerx_cpp='never'`` (the NumPy paths) and
-``'auto'`` (the kernels where they apply); the rounds of the three
-alternate in one process (see _timing.py). Prints ms/step, the ratios to
-PyTorch and to the NumPy path, and, measured in a fresh process per run,
-the growth of the peak resident memory over five steps.
+``'auto'`` (the kernels where they apply). Each of the three is measured
+in a fresh process, so that no thread pool of another (NumPy's BLAS
+threads spin for a while after each call) runs beside it; the processes
+alternate over ``--passes`` passes and the best is kept. Prints ms/step
+(best round), the ratios to PyTorch and to the NumPy path, and the peak
+resident memory above the size once the model is built.
 
 Usage: python benchmarks/cpu_training.py [--repeat N] [--number N]
-       [--only NAME ...] [--no-memory]
+       [--passes N] [--only NAME ...]
 Threads: both frameworks get 2 (OMP_NUM_THREADS and OPENBLAS_NUM_THREADS
 are set to 2 unless given), and their OpenMP threads spin briefly before
 they sleep (GOMP_SPINCOUNT=10000, chainerx_cpp's default, unless given).
@@ -45,7 +47,7 @@ import chainer  # NOQA: E402
 import chainer.functions as F  # NOQA: E402
 import chainer.links as L  # NOQA: E402
 
-from _timing import compare_ms  # NOQA: E402
+from _timing import best_ms  # NOQA: E402
 import lenet_step  # NOQA: E402
 import mlp_step  # NOQA: E402
 
@@ -250,25 +252,29 @@ def _status_kb(field):
     raise RuntimeError('no {} in /proc/self/status'.format(field))
 
 
-def _peak_growth_mb(name, which):
-    # Run in this process (a fresh one, started by _memory): how far the
-    # resident set rises above what it was once the model is built, over
-    # five steps. Writing 5 to clear_refs resets the peak (VmHWM) to the
-    # current size (ru_maxrss would not do: it carries the parent's peak
-    # across exec).
+def _measure(name, which, repeat, number):
+    # Runs in a fresh process (started by _run): builds one model, then
+    # returns the best ms/step of `repeat` rounds of `number` steps and how
+    # far the resident set rose above its size once the model was built.
+    # Writing 5 to clear_refs resets the peak (VmHWM) to the current size
+    # (ru_maxrss would not do: it carries the parent's peak across exec).
     torch = _import_torch() if which == 'torch' else None
     func = _steps(name, torch)[which]
     with open('/proc/self/clear_refs', 'w') as f:
         f.write('5')
     before = _status_kb('VmRSS')
-    for _ in range(5):
-        func()
-    return (_status_kb('VmHWM') - before) / 1024
+    func()
+    ms = best_ms(func, repeat, number)
+    return {'ms': ms, 'peak_mb': (_status_kb('VmHWM') - before) / 1024}
 
 
-def _memory(name, which):
+def _run(name, which, repeat, number):
+    # One process per measurement: no thread pool of another framework or
+    # mode (NumPy's BLAS threads spin for a while after each call) is left
+    # running beside the one measured.
     out = subprocess.run(
-        [sys.executable, __file__, '--measure-memory', name, which],
+        [sys.executable, __file__, '--measure', name, which,
+         '--repeat', str(repeat), '--number', str(number)],
         check=True, capture_output=True, text=True).stdout
     return json.loads(out.splitlines()[-1])
 
@@ -276,30 +282,42 @@ def _memory(name, which):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--repeat', type=int, default=5)
-    parser.add_argument('--number', type=int, default=5)
+    parser.add_argument('--number', type=int, default=3)
+    parser.add_argument('--passes', type=int, default=2,
+                        help='measurements of each, alternating; the best '
+                        'is kept')
     parser.add_argument('--only', nargs='*', choices=sorted(WORKLOADS))
-    parser.add_argument('--no-memory', action='store_true')
-    parser.add_argument('--measure-memory', nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument('--measure', nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.measure_memory:
-        print(json.dumps(_peak_growth_mb(*args.measure_memory)))
+    if args.measure:
+        print(json.dumps(_measure(*args.measure, args.repeat, args.number)))
         return
 
     import chainerx_cpp
     chainerx_cpp.print_runtime_info()
     torch = _import_torch()
+    which_all = ['chainer ' + mode for mode in MODES]
+    if torch is not None:
+        which_all.append('torch')
+        print('torch {}, {} threads'.format(
+            torch.__version__, torch.get_num_threads()))
     for name in args.only or WORKLOADS:
-        times = compare_ms(_steps(name, torch), args.repeat, args.number)
+        best = {}
+        for _ in range(args.passes):
+            for which in which_all:
+                result = _run(name, which, args.repeat, args.number)
+                if which not in best or result['ms'] < best[which]['ms']:
+                    best[which] = result
         print('\n{}:'.format(name))
-        for which, ms in times.items():
-            line = '  {:14s} {:8.2f} ms/step'.format(which, ms)
-            if not args.no_memory:
-                line += '  peak +{:7.1f} MB'.format(_memory(name, which))
-            if torch is not None and which != 'torch':
-                line += '  x{:.2f} of torch'.format(ms / times['torch'])
+        for which, result in best.items():
+            line = '  {:14s} {:8.2f} ms/step  peak +{:7.1f} MB'.format(
+                which, result['ms'], result['peak_mb'])
+            if 'torch' in best and which != 'torch':
+                line += '  x{:.2f} of torch'.format(
+                    result['ms'] / best['torch']['ms'])
             print(line)
         print('  kernels vs NumPy path: {:.2f}x faster'.format(
-            times['chainer never'] / times['chainer auto']))
+            best['chainer never']['ms'] / best['chainer auto']['ms']))
 
 
 if __name__ == '__main__':
