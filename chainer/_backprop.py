@@ -52,7 +52,7 @@ _table_sums = weakref.WeakValueDictionary()
 
 
 def _released(grad):
-    if grad is not None:
+    if _table_sums and grad is not None:
         _table_sums.pop(id(grad), None)
     return grad
 
