@@ -4,6 +4,12 @@
 // kernel...), y (N, O, out...). The caller gives the output shape and both
 // paddings, so the cover_all rule of Chainer lives in one place (Python).
 // A deconvolution is the same three operations with the roles exchanged.
+#include <functional>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
 #include "common.hpp"
 
 namespace chainerx_cpp {
@@ -61,12 +67,57 @@ struct Output {
     }
 };
 
+// Primitive descriptors and primitives, by geometry: choosing the memory
+// formats and implementation costs up to a few hundred microseconds a call,
+// more than a small convolution itself. Bounded; cleared when full.
+template <typename PD, typename P>
+class PrimitiveCache {
+public:
+    std::pair<PD, P> get(const std::string& key,
+                         const std::function<PD()>& make) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            auto it = entries_.find(key);
+            if (it != entries_.end()) return it->second;
+        }
+        PD pd = make();
+        P prim(pd);
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (entries_.size() >= 256) entries_.clear();
+        entries_.emplace(key, std::make_pair(pd, prim));
+        return {pd, prim};
+    }
+
+private:
+    std::mutex mutex_;
+    std::unordered_map<std::string, std::pair<PD, P>> entries_;
+};
+
+void append_dims(std::string& key, const dims& d) {
+    for (auto v : d) {
+        key += std::to_string(v);
+        key += ',';
+    }
+    key += ';';
+}
+
 // The geometry shared by the three primitives of one convolution.
 struct Geometry {
     dims x_shape, w_shape, y_shape, strides, dilates, pad_l, pad_r;
     int64_t groups;
 
     int spatial() const { return static_cast<int>(x_shape.size()) - 2; }
+
+    std::string key(dnnl::memory::data_type dt, bool with_bias) const {
+        std::string k = std::to_string(static_cast<int>(dt)) +
+                        (with_bias ? "b" : "n") + std::to_string(groups) +
+                        ":";
+        for (const dims* d : {&x_shape, &w_shape, &y_shape, &strides,
+                              &dilates, &pad_l, &pad_r}) {
+            append_dims(k, *d);
+        }
+        return k;
+    }
 
     dnnl::memory::desc data_desc(const dims& shape,
                                  dnnl::memory::data_type dt) const {
@@ -140,7 +191,11 @@ array forward(const array& x, const array& w, py::object b,
     array y = empty_like_dtype(x, g.y_shape);
     {
         py::gil_scoped_release release;
-        auto pd = g.forward_desc(dt, with_bias);
+        static PrimitiveCache<dnnl::convolution_forward::primitive_desc,
+                              dnnl::convolution_forward> cache;
+        auto [pd, conv] = cache.get(g.key(dt, with_bias), [&]() {
+            return g.forward_desc(dt, with_bias);
+        });
         dnnl::memory x_mem(g.data_desc(g.x_shape, dt), cpu_engine(),
                            const_cast<void*>(x.data()));
         dnnl::memory w_mem(g.weight_desc(dt), cpu_engine(),
@@ -155,7 +210,7 @@ array forward(const array& x, const array& w, py::object b,
             args[DNNL_ARG_BIAS] = dnnl::memory(
                 pd.bias_desc(), cpu_engine(), const_cast<void*>(bias.data()));
         }
-        dnnl::convolution_forward(pd).execute(cpu_stream(), args);
+        conv.execute(cpu_stream(), args);
         y_out.finish();
         cpu_stream().wait();
     }
@@ -176,19 +231,25 @@ array backward_data(const array& gy, const array& w,
     array gx = empty_like_dtype(gy, g.x_shape);
     {
         py::gil_scoped_release release;
-        auto hint = g.forward_desc(dt, false);
-        dnnl::convolution_backward_data::primitive_desc pd(
-            cpu_engine(), algorithm::convolution_direct,
-            any_like(g.data_desc(g.x_shape, dt)), any_like(g.weight_desc(dt)),
-            any_like(g.data_desc(g.y_shape, dt)), g.strides, g.dilates,
-            g.pad_l, g.pad_r, hint);
+        static PrimitiveCache<
+            dnnl::convolution_backward_data::primitive_desc,
+            dnnl::convolution_backward_data> cache;
+        auto [pd, conv] = cache.get(g.key(dt, false), [&]() {
+            auto hint = g.forward_desc(dt, false);
+            return dnnl::convolution_backward_data::primitive_desc(
+                cpu_engine(), algorithm::convolution_direct,
+                any_like(g.data_desc(g.x_shape, dt)),
+                any_like(g.weight_desc(dt)),
+                any_like(g.data_desc(g.y_shape, dt)), g.strides, g.dilates,
+                g.pad_l, g.pad_r, hint);
+        });
         dnnl::memory gy_mem(g.data_desc(g.y_shape, dt), cpu_engine(),
                             const_cast<void*>(gy.data()));
         dnnl::memory w_mem(g.weight_desc(dt), cpu_engine(),
                            const_cast<void*>(w.data()));
         Output gx_out(dnnl::memory(g.data_desc(g.x_shape, dt), cpu_engine(),
                                    gx.mutable_data()), pd.diff_src_desc());
-        dnnl::convolution_backward_data(pd).execute(
+        conv.execute(
             cpu_stream(),
             {{DNNL_ARG_DIFF_DST, in_format(gy_mem, pd.diff_dst_desc())},
              {DNNL_ARG_WEIGHTS, in_format(w_mem, pd.weights_desc())},
@@ -221,15 +282,21 @@ py::tuple backward_weights(const array& x, const array& gy,
     }
     {
         py::gil_scoped_release release;
-        auto hint = g.forward_desc(dt, with_bias);
-        auto bias = with_bias
-            ? dnnl::memory::desc({g.w_shape[0]}, dt, tag::a)
-            : dnnl::memory::desc();
-        dnnl::convolution_backward_weights::primitive_desc pd(
-            cpu_engine(), algorithm::convolution_direct,
-            any_like(g.data_desc(g.x_shape, dt)), any_like(g.weight_desc(dt)),
-            bias, any_like(g.data_desc(g.y_shape, dt)), g.strides,
-            g.dilates, g.pad_l, g.pad_r, hint);
+        static PrimitiveCache<
+            dnnl::convolution_backward_weights::primitive_desc,
+            dnnl::convolution_backward_weights> cache;
+        auto [pd, conv] = cache.get(g.key(dt, with_bias), [&]() {
+            auto hint = g.forward_desc(dt, with_bias);
+            auto bias = with_bias
+                ? dnnl::memory::desc({g.w_shape[0]}, dt, tag::a)
+                : dnnl::memory::desc();
+            return dnnl::convolution_backward_weights::primitive_desc(
+                cpu_engine(), algorithm::convolution_direct,
+                any_like(g.data_desc(g.x_shape, dt)),
+                any_like(g.weight_desc(dt)), bias,
+                any_like(g.data_desc(g.y_shape, dt)), g.strides, g.dilates,
+                g.pad_l, g.pad_r, hint);
+        });
         dnnl::memory x_mem(g.data_desc(g.x_shape, dt), cpu_engine(),
                            const_cast<void*>(x.data()));
         dnnl::memory gy_mem(g.data_desc(g.y_shape, dt), cpu_engine(),
@@ -245,7 +312,7 @@ py::tuple backward_weights(const array& x, const array& gy,
             args[DNNL_ARG_DIFF_BIAS] = dnnl::memory(
                 pd.diff_bias_desc(), cpu_engine(), gb_array.mutable_data());
         }
-        dnnl::convolution_backward_weights(pd).execute(cpu_stream(), args);
+        conv.execute(cpu_stream(), args);
         gw_out.finish();
         cpu_stream().wait();
     }
