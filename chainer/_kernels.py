@@ -9,8 +9,11 @@ A kernel that meets a case it does not cover raises ``Unsupported``
 
 ``use_chainerx_cpp`` (env ``CHAINER_USE_CHAINERX_CPP``) is ``'auto'`` (use
 the kernels when they are built), ``'always'`` (the same, but an error when
-they are not) or ``'never'``.
+they are not) or ``'never'``. A process forked after the kernels ran uses
+the NumPy paths whatever the setting (see ``_after_fork_in_child``).
 """
+
+import os
 
 import numpy
 
@@ -36,8 +39,27 @@ Unsupported = _NotRaised if _module is None else _module.Unsupported
 
 _MODES = ('auto', 'always', 'never')
 
+# GNU OpenMP cannot run a parallel region in a child forked after the parent
+# ran one: the worker threads it would wait for do not exist in the child,
+# which would hang. A child forked after the kernels ran (a
+# MultiprocessParallelUpdater worker, say) computes on the NumPy paths.
+_ran = False
+_in_forked_child = False
+
+
+def _after_fork_in_child():
+    global _in_forked_child
+    if _ran:
+        _in_forked_child = True
+
+
+if hasattr(os, 'register_at_fork'):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
 
 def _enabled():
+    if _in_forked_child:
+        return False
     mode = configuration.config.use_chainerx_cpp
     if mode == 'auto':
         return _module is not None
@@ -78,4 +100,6 @@ def get(arrays, dtypes=FLOAT32):
                 return None
         elif a.dtype != dtype:
             return None
+    global _ran
+    _ran = True
     return _module
