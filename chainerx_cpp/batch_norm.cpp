@@ -22,14 +22,6 @@ namespace {
 using dnnl::normalization_flags;
 using dnnl::prop_kind;
 
-bool is_f32(const array& a) {
-    return a.dtype().kind() == 'f' && a.dtype().itemsize() == 4;
-}
-
-bool is_f64(const array& a) {
-    return a.dtype().kind() == 'f' && a.dtype().itemsize() == 8;
-}
-
 // Checks x (N, C, ...) and the per-channel arrays, all of one dtype:
 // float32, or float64 where x has spatial axes.
 int64_t channels_of(const array& x, std::initializer_list<const array*> per,
@@ -38,7 +30,7 @@ int64_t channels_of(const array& x, std::initializer_list<const array*> per,
     if (x.ndim() < 2) {
         throw std::invalid_argument("x must have at least two axes");
     }
-    if (!is_f32(x) && !(x.ndim() > 2 && is_f64(x))) {
+    if (!is_float(x, 4) && !(x.ndim() > 2 && is_float(x, 8))) {
         throw std::invalid_argument(
             "x must be float32, or float64 with spatial axes");
     }
@@ -263,12 +255,13 @@ void run_forward(const array& x, const array& gamma, const array& beta,
                  array& y) {
     void* m = const_cast<void*>(mean.data());
     void* v = const_cast<void*>(var.data());
+    const bool f32 = is_float(x, 4);  // dtype() needs the GIL
     py::gil_scoped_release release;
     if (x.ndim() == 2) {
         SerialScope serial(x.size() < kParallelMin);
         onednn_forward(x, gamma.data(), beta.data(), m, v, eps, batch,
                        y.mutable_data());
-    } else if (is_f32(x)) {
+    } else if (f32) {
         loop_forward(planes_of(x), ptr<float>(x), ptr<float>(gamma),
                      ptr<float>(beta), static_cast<float*>(m),
                      static_cast<float*>(v), eps, batch, mut<float>(y));
@@ -312,6 +305,7 @@ py::tuple backward(const array& x, const array& gamma, const array& mean,
     }
     array gx = empty_like_dtype(x, shape_of(x));
     array ggamma = empty_like_dtype(x, {c}), gbeta = empty_like_dtype(x, {c});
+    const bool f32 = is_float(x, 4);  // dtype() needs the GIL
     {
         py::gil_scoped_release release;
         if (x.ndim() == 2) {
@@ -319,7 +313,7 @@ py::tuple backward(const array& x, const array& gamma, const array& mean,
             onednn_backward(x, gamma, mean, inv_std, gy, global_stats,
                             gx.mutable_data(), ggamma.mutable_data(),
                             gbeta.mutable_data());
-        } else if (is_f32(x)) {
+        } else if (f32) {
             loop_backward(planes_of(x), ptr<float>(x), ptr<float>(gamma),
                           ptr<float>(mean), ptr<float>(inv_std),
                           ptr<float>(gy), global_stats, mut<float>(gx),

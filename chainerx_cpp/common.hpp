@@ -67,6 +67,21 @@ private:
     int saved_;
 };
 
+// Whether `a` holds native float32 (size 4) or float64 (size 8) values.
+inline bool is_float(const array& a, py::ssize_t size) {
+    return a.dtype().equal(size == 4 ? py::dtype::of<float>()
+                                     : py::dtype::of<double>());
+}
+
+// Checks that `a` is a C-contiguous float32 or float64 array.
+inline void require_float(const array& a, const char* name) {
+    require_contiguous(a, name, -1);
+    if (!is_float(a, 4) && !is_float(a, 8)) {
+        throw std::invalid_argument(
+            std::string(name) + " must be a float32 or float64 array");
+    }
+}
+
 // The number of elements of a shape.
 inline int64_t size_of(const dims& shape) {
     int64_t n = 1;

@@ -73,7 +73,7 @@ CHAINERX_CPP_CLONES void binary_loop(const T* a, const T* b, T* y,
 // y = Op(x), a new array.
 template <typename Op>
 array unary(const array& x) {
-    loops::require_float(x, "x");
+    require_float(x, "x");
     array y = empty_like_dtype(x, shape_of(x));
     loops::with_float(x, [&](auto zero) {
         using T = decltype(zero);
@@ -89,7 +89,7 @@ array unary(const array& x) {
 // gx = Op(y, gy), a new array, for the gradients computed from the output.
 template <typename Op>
 array from_output(const array& y, const array& gy) {
-    loops::require_float(y, "y");
+    require_float(y, "y");
     loops::require_like(y, gy, "gy");
     array gx = empty_like_dtype(gy, shape_of(gy));
     loops::with_float(y, [&](auto zero) {

@@ -78,7 +78,7 @@ CHAINERX_CPP_CLONES void scatter_add(const int64_t* target, const T* gy,
 void backward(const array& ids, const array& gy, array gw,
               std::optional<int64_t> ignore_label) {
     require_contiguous(ids, "ids", 1);
-    loops::require_float(gw, "gW");
+    require_float(gw, "gW");
     require_contiguous(gy, "gy", 2);
     if (gw.ndim() != 2 || !gy.dtype().equal(gw.dtype()) ||
         gy.shape(0) != ids.shape(0) || gy.shape(1) != gw.shape(1)) {

@@ -84,21 +84,6 @@ T* out(array& a) {
     return static_cast<T*>(a.mutable_data());
 }
 
-// Whether `a` holds native float32 (size 4) or float64 (size 8) values.
-inline bool is_float(const array& a, py::ssize_t size) {
-    return a.dtype().equal(size == 4 ? py::dtype::of<float>()
-                                     : py::dtype::of<double>());
-}
-
-// Checks that `a` is a C-contiguous float32 or float64 array.
-inline void require_float(const array& a, const char* name) {
-    require_contiguous(a, name, -1);
-    if (!is_float(a, 4) && !is_float(a, 8)) {
-        throw std::invalid_argument(
-            std::string(name) + " must be a float32 or float64 array");
-    }
-}
-
 // Checks that `b` is a C-contiguous array of the dtype and shape of `a`.
 inline void require_like(const array& a, const array& b, const char* name) {
     require_contiguous(b, name, -1);

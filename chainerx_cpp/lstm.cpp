@@ -25,7 +25,7 @@ struct Layout {
 };
 
 Layout layout_of(const array& c_prev, const array& x) {
-    loops::require_float(c_prev, "c_prev");
+    require_float(c_prev, "c_prev");
     require_contiguous(x, "x", c_prev.ndim());
     if (!x.dtype().equal(c_prev.dtype())) {
         throw std::invalid_argument("x and c_prev differ in dtype");

@@ -70,7 +70,7 @@ CHAINERX_CPP_CLONES void adam_loop(T* p, const T* g, T* m, T* v, T* vhat,
 }
 
 void sgd(array param, const array& grad, double lr) {
-    loops::require_float(param, "param");
+    require_float(param, "param");
     loops::require_like(param, grad, "grad");
     loops::with_float(param, [&](auto zero) {
         using T = decltype(zero);
@@ -84,7 +84,7 @@ void sgd(array param, const array& grad, double lr) {
 
 void momentum_sgd(array param, const array& grad, array v, double lr,
                   double momentum) {
-    loops::require_float(param, "param");
+    require_float(param, "param");
     loops::require_like(param, grad, "grad");
     loops::require_like(param, v, "v");
     loops::with_float(param, [&](auto zero) {
@@ -104,7 +104,7 @@ void momentum_sgd(array param, const array& grad, array v, double lr,
 void adam(array param, const array& grad, array m, array v, py::object vhat,
           double alpha_t, double beta1, double beta2, double eps, double eta,
           double decay, std::optional<std::pair<double, double>> bounds) {
-    loops::require_float(param, "param");
+    require_float(param, "param");
     loops::require_like(param, grad, "grad");
     loops::require_like(param, m, "m");
     loops::require_like(param, v, "v");

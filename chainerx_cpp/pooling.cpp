@@ -239,31 +239,21 @@ void average_backward_planes(const Window& w, const T* gy, const T* divisor,
     }
 }
 
-bool is_float(const array& a, int size) {
-    return a.dtype().kind() == 'f' && a.dtype().itemsize() == size;
-}
-
-void require_floating(const array& a, const char* name) {
-    if (!is_float(a, 4) && !is_float(a, 8)) {
-        throw std::invalid_argument(
-            std::string(name) + " must be float32 or float64");
-    }
-}
-
 py::tuple max_forward(const array& x, const std::vector<int64_t>& out,
                       const std::vector<int64_t>& ksize,
                       const std::vector<int64_t>& stride,
                       const std::vector<int64_t>& pad) {
     require_contiguous(x, "x", -1);
-    require_floating(x, "x");
+    require_float(x, "x");
     auto w = make_window(shape_of(x), out, ksize, stride, pad);
     auto y_shape = output_shape(shape_of(x), out);
     array y = empty_like_dtype(x, y_shape);
     py::array_t<int64_t> index(std::vector<py::ssize_t>(
         y_shape.begin(), y_shape.end()));
+    const bool f32 = is_float(x, 4);  // dtype() needs the GIL
     {
         py::gil_scoped_release release;
-        if (is_float(x, 4)) {
+        if (f32) {
             max_forward_planes(w, static_cast<const float*>(x.data()),
                                static_cast<float*>(y.mutable_data()),
                                index.mutable_data());
@@ -283,14 +273,15 @@ array max_backward(const array& gy, const py::array_t<int64_t>& index,
                    const std::vector<int64_t>& pad) {
     require_contiguous(gy, "gy", -1);
     require_contiguous(index, "indexes", gy.ndim());
-    require_floating(gy, "gy");
+    require_float(gy, "gy");
     dims xs(x_shape.begin(), x_shape.end());
     std::vector<int64_t> out(gy.shape() + 2, gy.shape() + gy.ndim());
     auto w = make_window(xs, out, ksize, stride, pad);
     array gx = empty_like_dtype(gy, xs);
+    const bool f32 = is_float(gy, 4);  // dtype() needs the GIL
     {
         py::gil_scoped_release release;
-        if (is_float(gy, 4)) {
+        if (f32) {
             max_backward_planes(w, static_cast<const float*>(gy.data()),
                                 index.data(),
                                 static_cast<float*>(gx.mutable_data()));
@@ -320,13 +311,14 @@ array average_forward(const array& x, const array& divisor,
                       const std::vector<int64_t>& stride,
                       const std::vector<int64_t>& pad) {
     require_contiguous(x, "x", -1);
-    require_floating(x, "x");
+    require_float(x, "x");
     auto w = make_window(shape_of(x), out, ksize, stride, pad);
     require_divisor(divisor, x, w.out_size());
     array y = empty_like_dtype(x, output_shape(shape_of(x), out));
+    const bool f32 = is_float(x, 4);  // dtype() needs the GIL
     {
         py::gil_scoped_release release;
-        if (is_float(x, 4)) {
+        if (f32) {
             average_forward_planes(
                 w, static_cast<const float*>(x.data()),
                 static_cast<const float*>(divisor.data()),
@@ -347,15 +339,16 @@ array average_backward(const array& gy, const array& divisor,
                        const std::vector<int64_t>& stride,
                        const std::vector<int64_t>& pad) {
     require_contiguous(gy, "gy", -1);
-    require_floating(gy, "gy");
+    require_float(gy, "gy");
     dims xs(x_shape.begin(), x_shape.end());
     std::vector<int64_t> out(gy.shape() + 2, gy.shape() + gy.ndim());
     auto w = make_window(xs, out, ksize, stride, pad);
     require_divisor(divisor, gy, w.out_size());
     array gx = empty_like_dtype(gy, xs);
+    const bool f32 = is_float(gy, 4);  // dtype() needs the GIL
     {
         py::gil_scoped_release release;
-        if (is_float(gy, 4)) {
+        if (f32) {
             average_backward_planes(
                 w, static_cast<const float*>(gy.data()),
                 static_cast<const float*>(divisor.data()),

@@ -38,14 +38,6 @@ AxisView view_along(const array& a, int64_t axis) {
     return v;
 }
 
-bool is_f32(const array& a) {
-    return a.dtype().kind() == 'f' && a.dtype().itemsize() == 4;
-}
-
-bool is_f64(const array& a) {
-    return a.dtype().kind() == 'f' && a.dtype().itemsize() == 8;
-}
-
 void require_same(const array& a, const array& b, const char* what) {
     if (!a.dtype().is(b.dtype()) || shape_of(a) != shape_of(b)) {
         throw std::invalid_argument(
@@ -440,8 +432,8 @@ array forward(const array& x, int64_t axis, bool log) {
     const AxisView v = view_along(x, axis);
     array y = empty_like_dtype(x, shape_of(x));
     if (x.size() == 0) return y;
-    const bool f32 = is_f32(x);
-    if (!f32 && !is_f64(x)) {
+    const bool f32 = is_float(x, 4);
+    if (!f32 && !is_float(x, 8)) {
         throw std::invalid_argument("softmax takes float32 or float64");
     }
     py::gil_scoped_release release;
@@ -467,8 +459,8 @@ array backward(const array& y, const array& gy, int64_t axis, bool log) {
     const AxisView v = view_along(y, axis);
     array gx = empty_like_dtype(y, shape_of(y));
     if (y.size() == 0) return gx;
-    const bool f32 = is_f32(y);
-    if (!f32 && !is_f64(y)) {
+    const bool f32 = is_float(y, 4);
+    if (!f32 && !is_float(y, 8)) {
         throw std::invalid_argument("softmax takes float32 or float64");
     }
     py::gil_scoped_release release;
@@ -590,11 +582,11 @@ py::tuple sce_forward(const array& x, const array& t, int64_t ignore_label,
     if (x.shape(1) == 0) {
         throw std::invalid_argument("x must have at least one class");
     }
-    if (is_f32(x)) {
+    if (is_float(x, 4)) {
         return sce_forward_typed<float>(x, t, ignore_label, reduce_mean,
                                         normalize, cache_score);
     }
-    if (is_f64(x)) {
+    if (is_float(x, 8)) {
         return sce_forward_typed<double>(x, t, ignore_label, reduce_mean,
                                          normalize, cache_score);
     }
@@ -684,11 +676,11 @@ array sce_backward(const array& x, const array& index, const array& weight,
     if (!gloss.dtype().is(x.dtype())) {
         throw std::invalid_argument("gloss must have x's dtype");
     }
-    if (is_f32(x)) {
+    if (is_float(x, 4)) {
         return sce_backward_typed<float>(x, index, weight, gloss, coeff,
                                          exp_x, sum_exp);
     }
-    if (is_f64(x)) {
+    if (is_float(x, 8)) {
         return sce_backward_typed<double>(x, index, weight, gloss, coeff,
                                           exp_x, sum_exp);
     }
