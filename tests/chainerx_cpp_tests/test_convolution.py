@@ -124,3 +124,30 @@ def test_bad_mode_is_an_error():
     with chainer.using_config('use_chainerx_cpp', 'sometimes'):
         with pytest.raises(ValueError, match='use_chainerx_cpp'):
             F.convolution_2d(x, numpy.zeros((1, 1, 2, 2), 'f'))
+
+
+class _Refusing:
+    # The kernels, but each convolution kernel reports the case as one it
+    # does not cover.
+
+    def __init__(self, kernels):
+        self._kernels = kernels
+
+    def __getattr__(self, name):
+        if name.startswith('convolution_'):
+            def refuse(*args, **kwargs):
+                raise chainer._kernels.Unsupported('not covered')
+            return refuse
+        return getattr(self._kernels, name)
+
+
+def test_unsupported_case_falls_back_to_numpy(monkeypatch, run_both):
+    from chainer import _kernels
+    monkeypatch.setattr(_kernels, '_module', _Refusing(_kernels._module))
+    (y0, g0), (y1, g1) = run_both(
+        lambda x, W, b: F.convolution_2d(x, W, b, 2, 1),
+        *_inputs(_CASES[1], numpy.float32))
+    # Both runs took the NumPy path: the results are the same bits.
+    numpy.testing.assert_array_equal(y0, y1)
+    for a, b in zip(g0, g1):
+        numpy.testing.assert_array_equal(a, b)
