@@ -235,13 +235,13 @@ def _import_torch():
     return torch
 
 
-def _steps(name, torch):
+def _step(name, which):
+    # The training step of one framework ('torch') or Chainer mode
+    # ('chainer auto'), its model built from the workload's weights.
     chainer_step, torch_step = WORKLOADS[name](numpy.random.RandomState(0))
-    funcs = {'chainer ' + mode: _in_mode(mode, chainer_step())
-             for mode in MODES}
-    if torch is not None:
-        funcs['torch'] = torch_step(torch)
-    return funcs
+    if which == 'torch':
+        return torch_step(_import_torch())
+    return _in_mode(which.split()[1], chainer_step())
 
 
 def _status_kb(field):
@@ -258,8 +258,7 @@ def _measure(name, which, repeat, number):
     # far the resident set rose above its size once the model was built.
     # Writing 5 to clear_refs resets the peak (VmHWM) to the current size
     # (ru_maxrss would not do: it carries the parent's peak across exec).
-    torch = _import_torch() if which == 'torch' else None
-    func = _steps(name, torch)[which]
+    func = _step(name, which)
     with open('/proc/self/clear_refs', 'w') as f:
         f.write('5')
     before = _status_kb('VmRSS')
