@@ -75,6 +75,28 @@ def _sum_in_table(grads):
     grads[:] = [total]
 
 
+def _add_into_sums(func, indexes, grad_outputs, grad_inputs):
+    """Lets ``func`` add gradients into the table's own sums in place.
+
+    A node that defines ``_add_grad_into(index, grad_outputs, total)`` may
+    add the gradient of an input straight into the sum the table holds for
+    it (a matrix product with accumulation, a scatter of rows) instead of
+    returning a new array to be added; it returns whether it did. Returns
+    the indexes whose gradients are still to be computed by ``backward``.
+    """
+    inputs = func.inputs
+    left = []
+    for i in indexes:
+        grads = grad_inputs[inputs[i]]
+        if len(grads) == 1:
+            total = grads[0]
+            if _table_sums.get(id(total)) is total and func._add_grad_into(
+                    i, grad_outputs, total._data):
+                continue
+        left.append(i)
+    return tuple(left)
+
+
 class _GradTable:
     """Gradients of variable nodes, as lists summed when first read."""
 
@@ -211,9 +233,17 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
     """
     inputs = func.inputs
     function_node_type = chainer.function_node.FunctionNode
+    indexes = target_input_indexes
     if type(func).backward_accumulate is function_node_type \
             .backward_accumulate:
-        gxs = func.backward(target_input_indexes, grad_outputs)
+        if in_table and _table_sums and func._add_grad_into is not None \
+                and not is_debug and not func.lazy_grad_sum \
+                and not _config.enable_backprop:
+            indexes = _add_into_sums(func, indexes, grad_outputs,
+                                     grad_inputs)
+            if not indexes:
+                return
+        gxs = func.backward(indexes, grad_outputs)
         if is_debug:
             for gx in gxs:
                 if gx is not None and not isinstance(
@@ -222,7 +252,7 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
                         func, 'type of gradients returned from backward is '
                         'incorrect: {} != expected {}'.format(
                             type(gx), chainer.variable.Variable)))
-        gxs = normalize_grad_inputs(func, target_input_indexes, gxs)
+        gxs = normalize_grad_inputs(func, indexes, gxs)
     else:
         # The node adds its gradients to the current ones itself; an input
         # given twice gets the current gradient at its first position only.
@@ -242,7 +272,7 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
         if len(gxs) != len(target_input_indexes):
             normalize_grad_inputs(func, target_input_indexes, gxs)
 
-    for i, gx in zip(target_input_indexes, gxs):
+    for i, gx in zip(indexes, gxs):
         if gx is None:
             continue
         gx = _as_grad_var(gx)

@@ -1,8 +1,9 @@
 // The gradient of chainer.functions.embed_id: row i of gy is added into
 // row ids[i] of gW, for every i whose id is not the ignore label.
 //
-// The caller passes the zero-filled gW, so that the large, mostly
-// untouched array comes from calloc (NumPy's zeros). Each thread adds into
+// The caller passes either a zero-filled gW, so that the large, mostly
+// untouched array comes from calloc (NumPy's zeros), or the running sum of
+// the gradients of earlier steps, added to in place. Each thread adds into
 // its own block of columns, visiting the ids in order: the sums are the
 // ones numpy.add.at computes, in the same order. A negative id counts
 // from the end and an id out of range raises IndexError, as in NumPy.

@@ -3,7 +3,10 @@
 //
 // The forward of F.linear is gemm(x, W, false, true, b), its input
 // gradient gemm(gy, W, false, false) and its weight gradient
-// gemm(gy, x, true, false). Running them on the kernels' own OpenMP
+// gemm(gy, x, true, false). Given `add_to`, the product is added to that
+// array in place (oneDNN's sum post-op) and it is returned: a weight
+// gradient summed over the steps of a recurrent network then needs no new
+// array and no separate pass over the sum per step. Running them on the kernels' own OpenMP
 // threads keeps NumPy's BLAS threads from spinning beside them.
 #include "common.hpp"
 
@@ -23,8 +26,15 @@ dnnl::memory::desc matrix_desc(const array& a, bool transpose) {
     return {{r, c}, dnnl::memory::data_type::f32, dims{c, 1}};
 }
 
+// Whether the buffers of two contiguous arrays share a byte.
+bool overlaps(const array& p, const array& q) {
+    const char* p0 = static_cast<const char*>(p.data());
+    const char* q0 = static_cast<const char*>(q.data());
+    return p0 < q0 + q.nbytes() && q0 < p0 + p.nbytes();
+}
+
 array gemm(const array& a, const array& b, bool trans_a, bool trans_b,
-           py::object bias) {
+           py::object bias, py::object add_to) {
     require_contiguous(a, "a", 2);
     require_contiguous(b, "b", 2);
     if (data_type_of(a) != dnnl::memory::data_type::f32 ||
@@ -49,7 +59,25 @@ array gemm(const array& a, const array& b, bool trans_a, bool trans_b,
                 "gemm: bias must be float32 of the output width");
         }
     }
-    array y = empty_like_dtype(a, {m, n});
+    const bool accumulate = !add_to.is_none();
+    array y;
+    if (accumulate) {
+        y = add_to.cast<array>();
+        require_contiguous(y, "add_to", 2);
+        if (y.shape(0) != m || y.shape(1) != n ||
+            data_type_of(y) != dnnl::memory::data_type::f32 ||
+            !y.writeable()) {
+            throw std::invalid_argument(
+                "gemm: add_to must be a writeable float32 array of the "
+                "product's shape");
+        }
+        if (overlaps(y, a) || overlaps(y, b)) {
+            throw std::invalid_argument(
+                "gemm: add_to must not share memory with a or b");
+        }
+    } else {
+        y = empty_like_dtype(a, {m, n});
+    }
     {
         py::gil_scoped_release release;
         SerialScope serial(m * n * k < kParallelMin);
@@ -61,8 +89,14 @@ array gemm(const array& a, const array& b, bool trans_a, bool trans_b,
             ? dnnl::memory::desc({1, n}, dnnl::memory::data_type::f32,
                                  tag::ab)
             : dnnl::memory::desc();
+        dnnl::primitive_attr attr;
+        if (accumulate) {
+            dnnl::post_ops sum;
+            sum.append_sum(1.0f);
+            attr.set_post_ops(sum);
+        }
         dnnl::matmul::primitive_desc pd(cpu_engine(), a_desc, b_desc,
-                                        bias_desc, y_desc);
+                                        bias_desc, y_desc, attr);
         std::unordered_map<int, dnnl::memory> args{
             {DNNL_ARG_SRC, dnnl::memory(a_desc, cpu_engine(),
                                         const_cast<void*>(a.data()))},
@@ -84,7 +118,8 @@ array gemm(const array& a, const array& b, bool trans_a, bool trans_b,
 
 void register_linear(py::module_& m) {
     m.def("gemm", &gemm, py::arg("a"), py::arg("b"), py::arg("trans_a"),
-          py::arg("trans_b"), py::arg("bias") = py::none());
+          py::arg("trans_b"), py::arg("bias") = py::none(),
+          py::arg("add_to") = py::none());
 }
 
 }  // namespace chainerx_cpp

@@ -132,3 +132,62 @@ def test_sum_of_many_gradients_equals_a_plain_sum():
     loss = chainer.functions.sum(sum(x * w for w in ws))
     loss.backward()
     numpy.testing.assert_allclose(x.grad, sum(ws), rtol=1e-6, atol=1e-6)
+
+
+class _ScaledCopy(chainer.FunctionNode):
+    # y = 3 x, whose gradient can be added into a running sum in place;
+    # records the inputs whose gradients went that way.
+
+    def __init__(self, added):
+        self.added = added
+
+    def forward(self, inputs):
+        return inputs[0] * 3,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * 3,
+
+    def _add_grad_into(self, index, grad_outputs, total):
+        total += grad_outputs[0].array * 3
+        self.added.append(index)
+        return True
+
+
+def _scaled_copies(x, n, added):
+    return chainer.functions.sum(
+        sum(_ScaledCopy(added).apply((x,))[0] * (k + 1) for k in range(n)))
+
+
+def test_gradients_added_into_the_tables_own_sum():
+    # The first two gradients make the table's own sum; the later ones are
+    # added into it by the nodes themselves.
+    added = []
+    x = _var([1, 2])
+    _scaled_copies(x, 5, added).backward()
+    assert added == [0, 0, 0]
+    numpy.testing.assert_array_equal(x.grad, [45, 45])
+
+
+def test_existing_gradient_is_not_added_into():
+    added = []
+    x = _var([1, 2])
+    kept = numpy.array([1, 1], numpy.float32)
+    x.grad = kept
+    _scaled_copies(x, 3, added).backward()
+    numpy.testing.assert_array_equal(kept, [1, 1])
+    numpy.testing.assert_array_equal(x.grad, [19, 19])
+    assert added == [0, 0]
+
+
+@pytest.mark.parametrize('config', ['debug', 'enable_backprop'])
+def test_no_adding_into_sums_in_debug_mode_or_double_backprop(config):
+    added = []
+    x = _var([1, 2])
+    loss = _scaled_copies(x, 5, added)
+    if config == 'debug':
+        with chainer.using_config('debug', True):
+            loss.backward()
+    else:
+        loss.backward(enable_double_backprop=True)
+    assert added == []
+    numpy.testing.assert_array_equal(x.grad, [45, 45])

@@ -2,6 +2,7 @@ import numpy
 import pytest
 
 import chainer
+import chainerx_cpp
 import chainer.functions as F
 from chainer import testing
 
@@ -80,3 +81,32 @@ def test_gemm_rejects_bad_arguments():
     with pytest.raises(ValueError):
         kernels.gemm(numpy.ones((2, 3), 'f'), numpy.ones((3, 2), 'f'),
                      False, False, numpy.ones(3, 'f'))
+
+
+def test_gemm_adds_into_the_given_array():
+    kernels = chainerx_cpp.get_kernels()
+    rng = numpy.random.RandomState(3)
+    a = rng.uniform(-1, 1, (7, 5)).astype('f')
+    b = rng.uniform(-1, 1, (7, 6)).astype('f')
+    bias = rng.uniform(-1, 1, 6).astype('f')
+    total = rng.uniform(-1, 1, (5, 6)).astype('f')
+    expected = total + a.T.dot(b) + bias
+    assert kernels.gemm(a, b, True, False, bias, add_to=total) is total
+    testing.assert_allclose(total, expected, atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize('add_to', [
+    numpy.zeros((5, 7), 'f'), numpy.zeros((5, 6), 'd'),
+    numpy.zeros((6, 5), 'f').T, numpy.zeros((5, 6), 'f')[:, :, None],
+], ids=['shape', 'dtype', 'fortran', 'ndim'])
+def test_gemm_refuses_a_wrong_accumulator(add_to):
+    a = numpy.ones((7, 5), 'f')
+    b = numpy.ones((7, 6), 'f')
+    with pytest.raises(ValueError):
+        chainerx_cpp.get_kernels().gemm(a, b, True, False, add_to=add_to)
+
+
+def test_gemm_refuses_an_accumulator_overlapping_an_operand():
+    a, b = numpy.ones((2, 6, 6), 'f')
+    with pytest.raises(ValueError, match='share memory'):
+        chainerx_cpp.get_kernels().gemm(a, b, True, False, add_to=a)

@@ -47,6 +47,26 @@ class GetItem(function_node.FunctionNode):
         return GetItemGrad(
             self.slices, self.inputs[0].shape).apply(grad_outputs)
 
+    def _add_grad_into(self, index, grad_outputs, total):
+        # A slice of a sequence taken step by step sends each gradient to
+        # the running sum instead of to an array of zeros of its own.
+        gy = grad_outputs[0]
+        if gy is None or type(self).backward is not GetItem.backward:
+            return False
+        gy = gy.array
+        if type(gy) is not type(total) or gy.dtype != total.dtype:
+            return False
+        _scatter(total, self.slices, gy)
+        return True
+
+
+def _scatter(gx, slices, gy):
+    # gx[slices] += gy, an element selected twice receiving both.
+    if all(_is_basic_index(s) for s in slices):
+        gx[slices] += gy
+    else:
+        _numerics.add_at(gx, slices, gy)
+
 
 class GetItemGrad(function_node.FunctionNode):
 
@@ -63,10 +83,7 @@ class GetItemGrad(function_node.FunctionNode):
         gy, = inputs
         xp = backend.get_array_module(gy)
         gx = xp.zeros(self._in_shape, gy.dtype)
-        if all(_is_basic_index(s) for s in self.slices):
-            gx[self.slices] = gy
-        else:
-            _numerics.add_at(gx, self.slices, gy)
+        _scatter(gx, self.slices, gy)
         return gx,
 
     def backward(self, indexes, grad_outputs):

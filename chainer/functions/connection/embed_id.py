@@ -54,6 +54,19 @@ class EmbedIDFunction(function_node.FunctionNode):
             (x, grad_outputs[0]))
         return None, gW
 
+    def _add_grad_into(self, index, grad_outputs, total):
+        # The rows of each step go straight into the running sum.
+        gy = grad_outputs[0]
+        if index != 1 or gy is None \
+                or type(self).backward is not EmbedIDFunction.backward:
+            return False
+        gy = gy.array
+        if type(gy) is not type(total) or gy.dtype != total.dtype:
+            return False
+        _scatter_rows(total, self.get_retained_inputs()[0].array, gy,
+                      self.ignore_label)
+        return True
+
 
 class EmbedIDGrad(function_node.FunctionNode):
 
@@ -68,25 +81,30 @@ class EmbedIDGrad(function_node.FunctionNode):
         self.retain_inputs((0,))
         x, gy = inputs
         xp = backend.get_array_module(*inputs)
-        ids = x.ravel()
-        rows = gy.reshape(ids.size, self.w_shape[1])
         gW = xp.zeros(self.w_shape, gy.dtype)
-        kernels = _kernels.get((rows, gW), _kernels.FLOATS)
-        if kernels is not None:
-            kernels.embed_id_backward(
-                numpy.asarray(ids, order='C'), numpy.asarray(rows, order='C'),
-                gW, self.ignore_label)
-            return gW,
-        if self.ignore_label is not None:
-            kept = ids != self.ignore_label
-            ids = ids[kept]
-            rows = rows[kept]
-        _numerics.add_at(gW, ids, rows)
+        _scatter_rows(gW, x, gy, self.ignore_label)
         return gW,
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         return None, embed_id(x, grad_outputs[0], self.ignore_label)
+
+
+def _scatter_rows(gW, x, gy, ignore_label):
+    # Adds the rows of gy to the rows of gW that the IDs x selected.
+    ids = x.ravel()
+    rows = gy.reshape(ids.size, gW.shape[1])
+    kernels = _kernels.get((rows, gW), _kernels.FLOATS)
+    if kernels is not None and gW.flags.c_contiguous:
+        kernels.embed_id_backward(
+            numpy.asarray(ids, order='C'), numpy.asarray(rows, order='C'),
+            gW, ignore_label)
+        return
+    if ignore_label is not None:
+        kept = ids != ignore_label
+        ids = ids[kept]
+        rows = rows[kept]
+    _numerics.add_at(gW, ids, rows)
 
 
 def embed_id(x, W, ignore_label=None):

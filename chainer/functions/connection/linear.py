@@ -76,6 +76,23 @@ class LinearFunction(function_node.FunctionNode):
         return ret
 
 
+    def _add_grad_into(self, index, grad_outputs, total):
+        # The weight gradient of a weight shared by many steps is added to
+        # the running sum by the product itself.
+        gy = grad_outputs[0]
+        if index != 1 or gy is None \
+                or type(self).backward is not LinearFunction.backward:
+            return False
+        x = self.get_retained_inputs()[0].array
+        gy = gy.array
+        kernels = _kernels.get((gy, x, total))
+        if kernels is None or not total.flags.c_contiguous:
+            return False
+        kernels.gemm(numpy.ascontiguousarray(gy), numpy.ascontiguousarray(x),
+                     True, False, add_to=total)
+        return True
+
+
 class LinearGradData(function_node.FunctionNode):
 
     """Gradient of :class:`LinearFunction` with respect to ``x``."""

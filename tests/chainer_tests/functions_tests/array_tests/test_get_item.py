@@ -181,3 +181,23 @@ def test_repeated_indices_accumulate_gpu():
     y.backward()
     numpy.testing.assert_array_equal(
         cuda.to_cpu(x.grad), [[3, 3], [0, 0], [1, 1]])
+
+
+@pytest.mark.parametrize('slices', [
+    lambda t: t, lambda t: (slice(None), t), lambda t: [t, t, 0],
+    lambda t: (Ellipsis, slice(t, t + 2)),
+], ids=['step', 'column', 'repeated-rows', 'window'])
+def test_slices_of_one_array_taken_step_by_step(slices):
+    # The gradients of the later steps are added into the running sum of
+    # x's gradient; elements picked twice get both.
+    rng = numpy.random.RandomState(0)
+    x = chainer.Variable(rng.uniform(-1, 1, (4, 4, 3)).astype(numpy.float32))
+    expected = numpy.zeros_like(x.array)
+    loss = 0
+    for t in range(4):
+        y = x[slices(t)]
+        gy = rng.uniform(-1, 1, y.shape).astype(numpy.float32)
+        loss += F.sum(y * gy)
+        numpy.add.at(expected, slices(t), gy)
+    loss.backward()
+    testing.assert_allclose(x.grad, expected, atol=1e-6, rtol=1e-6)

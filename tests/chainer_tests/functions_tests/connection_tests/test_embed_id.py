@@ -104,3 +104,22 @@ def test_out_of_range_ids_gpu(ids):
     W = cuda.cupy.ones((3, 2), numpy.float32)
     with pytest.raises(IndexError):
         F.embed_id(cuda.cupy.array(ids, numpy.int32), W)
+
+
+@pytest.mark.parametrize('mode', ['never', 'auto'])
+@pytest.mark.parametrize('ignore_label', [None, 1])
+def test_embedding_shared_by_many_steps(mode, ignore_label):
+    # From the third step on, the rows are added into the running sum.
+    rng = numpy.random.RandomState(0)
+    W = chainer.Variable(rng.uniform(-1, 1, (4, 3)).astype(numpy.float32))
+    ids = rng.randint(0, 4, (6, 5)).astype(numpy.int32)
+    gys = rng.uniform(-1, 1, (6, 5, 3)).astype(numpy.float32)
+    with chainer.using_config('use_chainerx_cpp', mode):
+        loss = sum(F.sum(F.embed_id(x, W, ignore_label) * gy)
+                   for x, gy in zip(ids, gys))
+        loss.backward()
+    expected = numpy.zeros_like(W.array)
+    for x, gy in zip(ids.ravel(), gys.reshape(-1, 3)):
+        if x != ignore_label:
+            expected[x] += gy
+    testing.assert_allclose(W.grad, expected, atol=1e-5, rtol=1e-5)

@@ -104,3 +104,22 @@ def test_bias_dtype_must_match_x():
         F.linear(numpy.ones((2, 3), numpy.float32),
                  numpy.ones((4, 3), numpy.float32),
                  numpy.ones((4,), numpy.float64))
+
+
+@pytest.mark.parametrize('mode', ['never', 'auto'])
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+def test_weight_shared_by_many_steps(mode, dtype):
+    # From the third use on, the weight gradient is added to the running
+    # sum by the product itself (with the kernels); the sum is the same.
+    rng = numpy.random.RandomState(0)
+    W = chainer.Variable(rng.uniform(-1, 1, (6, 4)).astype(dtype))
+    b = chainer.Variable(rng.uniform(-1, 1, 6).astype(dtype))
+    xs = rng.uniform(-1, 1, (5, 3, 4)).astype(dtype)
+    gys = rng.uniform(-1, 1, (5, 3, 6)).astype(dtype)
+    with chainer.using_config('use_chainerx_cpp', mode):
+        loss = sum(F.sum(F.linear(x, W, b) * gy) for x, gy in zip(xs, gys))
+        loss.backward()
+    tol = {'atol': 1e-5, 'rtol': 1e-5}
+    testing.assert_allclose(
+        W.grad, sum(gy.T.dot(x) for x, gy in zip(xs, gys)), **tol)
+    testing.assert_allclose(b.grad, gys.sum(axis=(0, 1)), **tol)
