@@ -57,8 +57,9 @@ def _released(grad):
     return grad
 
 
-def _sum_in_table(grads):
-    """Replaces the gradients in the table list ``grads`` by their sum."""
+def _sum_in_table(grads, table):
+    """Replaces the gradients in the list ``grads`` of ``table`` by their
+    sum."""
     first = grads[0]
     if _table_sums.get(id(first)) is first and not _config.enable_backprop:
         total = first._data
@@ -69,20 +70,41 @@ def _sum_in_table(grads):
                 total += g._data
             del grads[1:]
             return
-    total = _sum_grads(grads)
+    total = _sum_grads(table.settle(grads))
     if not _config.enable_backprop:
         _table_sums[id(total)] = total
     grads[:] = [total]
 
 
-def _add_into_sums(func, indexes, grad_outputs, grad_inputs):
+class Addend:
+    """A gradient a node will add into a sum of the table later.
+
+    ``_add_grad_into`` may return one instead of adding at once: the table
+    keeps it with the sum and adds it when the sum is first read (popped
+    or handed to ``backward_accumulate``), so that the addends of several
+    steps can be combined into one computation. Additions in place into
+    the same sum may come in between: they commute with it.
+    """
+
+    def absorb(self, other):
+        """Takes ``other`` (a later addend of the same sum) into this one;
+        returns whether it did."""
+        return False
+
+    def add_to(self, total):
+        """Adds the gradient to the array ``total`` in place."""
+        raise NotImplementedError
+
+
+def _add_into_sums(func, indexes, grad_outputs, grad_inputs, table):
     """Lets ``func`` add gradients into the table's own sums in place.
 
     A node that defines ``_add_grad_into(index, grad_outputs, total)`` may
     add the gradient of an input straight into the sum the table holds for
     it (a matrix product with accumulation, a scatter of rows) instead of
-    returning a new array to be added; it returns whether it did. Returns
-    the indexes whose gradients are still to be computed by ``backward``.
+    returning a new array to be added; it returns whether it did, or an
+    :class:`Addend` to be added later. Returns the indexes whose gradients
+    are still to be computed by ``backward``.
     """
     inputs = func.inputs
     left = []
@@ -90,9 +112,12 @@ def _add_into_sums(func, indexes, grad_outputs, grad_inputs):
         grads = grad_inputs[inputs[i]]
         if len(grads) == 1:
             total = grads[0]
-            if _table_sums.get(id(total)) is total and func._add_grad_into(
-                    i, grad_outputs, total._data):
-                continue
+            if _table_sums.get(id(total)) is total:
+                done = func._add_grad_into(i, grad_outputs, total._data)
+                if done:
+                    if done is not True:
+                        table.defer(total, done)
+                    continue
         left.append(i)
     return tuple(left)
 
@@ -100,11 +125,31 @@ def _add_into_sums(func, indexes, grad_outputs, grad_inputs):
 class _GradTable:
     """Gradients of variable nodes, as lists summed when first read."""
 
-    __slots__ = ('_grads', '_load_leaf_grads')
+    __slots__ = ('_grads', '_load_leaf_grads', '_pending')
 
     def __init__(self, load_leaf_grads):
         self._grads = {}
         self._load_leaf_grads = load_leaf_grads
+        # id of a sum of the table -> (the sum, its Addend not yet added)
+        self._pending = {}
+
+    def defer(self, total, addend):
+        """Keeps ``addend`` to be added into the table's sum ``total``."""
+        pending = self._pending.get(id(total))
+        if pending is not None:
+            if pending[1].absorb(addend):
+                return
+            pending[1].add_to(total._data)
+        self._pending[id(total)] = total, addend
+
+    def settle(self, grads):
+        """Adds the addends kept for the gradients in ``grads``."""
+        if self._pending:
+            for g in grads:
+                pending = self._pending.pop(id(g), None)
+                if pending is not None:
+                    pending[1].add_to(g._data)
+        return grads
 
     def accumulate(self, node, grad):
         if grad is not None:
@@ -126,7 +171,7 @@ class _GradTable:
         grads = self._grads.pop(node, None)
         if not grads:
             return None
-        return _released(_sum_grads(grads))
+        return _released(_sum_grads(self.settle(grads)))
 
     def __setitem__(self, node, grad):
         self._grads[node] = [] if grad is None else [grad]
@@ -217,7 +262,7 @@ def _check_debug_grad(func, index, node, gx, current):
 
 
 def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
-                   is_debug, in_table=False):
+                   is_debug, table=None):
     """Runs backward of ``func``, appending to the lists in ``grad_inputs``.
 
     Args:
@@ -228,19 +273,19 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
         grad_inputs (dict): The gradient lists of the target input nodes,
             updated in place.
         is_debug (bool): Whether to look for NaN in the gradients.
-        in_table (bool): Whether the lists belong to a :class:`_GradTable`
-            of the traversal, whose sums may then be added into in place.
+        table (_GradTable): The table of the traversal if the lists are
+            its own, whose sums may then be added into in place.
     """
     inputs = func.inputs
     function_node_type = chainer.function_node.FunctionNode
     indexes = target_input_indexes
     if type(func).backward_accumulate is function_node_type \
             .backward_accumulate:
-        if in_table and _table_sums and func._add_grad_into is not None \
-                and not is_debug and not func.lazy_grad_sum \
-                and not _config.enable_backprop:
+        if table is not None and _table_sums \
+                and func._add_grad_into is not None and not is_debug \
+                and not func.lazy_grad_sum and not _config.enable_backprop:
             indexes = _add_into_sums(func, indexes, grad_outputs,
-                                     grad_inputs)
+                                     grad_inputs, table)
             if not indexes:
                 return
         gxs = func.backward(indexes, grad_outputs)
@@ -265,6 +310,8 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
                 continue
             seen.add(node)
             grads = grad_inputs[node]
+            if grads and table is not None:
+                table.settle(grads)
             current.append(_released(_sum_grads(grads)) if grads else None)
             del grads[:]
         gxs = func.backward_accumulate(
@@ -290,8 +337,8 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
     if not func.lazy_grad_sum:
         for grads in grad_inputs.values():
             if len(grads) > 1:
-                if in_table:
-                    _sum_in_table(grads)
+                if table is not None:
+                    _sum_in_table(grads, table)
                 else:
                     grads[:] = [_sum_grads(grads)]
 
@@ -342,11 +389,11 @@ def _run_backward(func, target_input_indexes, grad_outputs, grads,
     try:
         if device is None:
             _backprop_step(func, target_input_indexes, grad_outputs,
-                           in_grads, is_debug, True)
+                           in_grads, is_debug, grads)
         else:
             with chainer.backend.using_device(device):
                 _backprop_step(func, target_input_indexes, grad_outputs,
-                               in_grads, is_debug, True)
+                               in_grads, is_debug, grads)
     except Exception as e:
         if func.stack is not None:
             _append_stack_to_message(e, func.stack)

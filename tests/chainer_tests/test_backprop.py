@@ -191,3 +191,61 @@ def test_no_adding_into_sums_in_debug_mode_or_double_backprop(config):
         loss.backward(enable_double_backprop=True)
     assert added == []
     numpy.testing.assert_array_equal(x.grad, [45, 45])
+
+
+class _LaterAddend(chainer._backprop.Addend):
+
+    def __init__(self, value, log):
+        self.values = [value]
+        self.log = log
+
+    def absorb(self, other):
+        if len(self.values) == 2:
+            return False
+        self.values += other.values
+        return True
+
+    def add_to(self, total):
+        self.log.append(len(self.values))
+        total += sum(self.values)
+
+
+class _DeferredCopy(_ScaledCopy):
+    # As _ScaledCopy, but hands its gradients to the table to add later.
+
+    def _add_grad_into(self, index, grad_outputs, total):
+        return _LaterAddend(grad_outputs[0].array * 3, self.added)
+
+
+def test_addends_are_combined_and_added_when_the_sum_is_read():
+    # Six uses: a sum of two, then four addends kept by twos.
+    log = []
+    x = _var([1, 2])
+    loss = chainer.functions.sum(
+        sum(_DeferredCopy(log).apply((x,))[0] * (k + 1) for k in range(6)))
+    loss.backward()
+    assert log == [2, 2]
+    numpy.testing.assert_array_equal(x.grad, [63, 63])
+
+
+def test_additions_in_place_come_between_kept_addends():
+    log = []
+    x = _var([1, 2])
+    nodes = [_DeferredCopy(log) if k % 2 else _ScaledCopy([])
+             for k in range(8)]
+    loss = chainer.functions.sum(
+        sum(node.apply((x,))[0] * (k + 1) for k, node in enumerate(nodes)))
+    loss.backward()
+    numpy.testing.assert_array_equal(x.grad, [108, 108])
+
+
+def test_kept_addend_is_added_before_the_node_runs_backward():
+    # h's gradient sum must be complete when h's creator reads it.
+    log = []
+    x = _var([1, 2])
+    h = x * 1
+    loss = chainer.functions.sum(
+        sum(_DeferredCopy(log).apply((h,))[0] for _ in range(3)))
+    loss.backward()
+    assert log == [1]
+    numpy.testing.assert_array_equal(x.grad, [9, 9])

@@ -1,6 +1,7 @@
 import numpy
 
 import chainer
+from chainer import _backprop
 from chainer import _kernels
 from chainer import function_node
 from chainer import utils
@@ -77,20 +78,58 @@ class LinearFunction(function_node.FunctionNode):
 
 
     def _add_grad_into(self, index, grad_outputs, total):
-        # The weight gradient of a weight shared by many steps is added to
-        # the running sum by the product itself.
+        # The weight gradients of a weight shared by many steps are summed
+        # by the product itself, of the rows of several steps at once.
         gy = grad_outputs[0]
         if index != 1 or gy is None \
                 or type(self).backward is not LinearFunction.backward:
             return False
         x = self.get_retained_inputs()[0].array
         gy = gy.array
-        kernels = _kernels.get((gy, x, total))
-        if kernels is None or not total.flags.c_contiguous:
+        if _kernels.get((gy, x, total)) is None \
+                or not total.flags.c_contiguous:
             return False
-        kernels.gemm(numpy.ascontiguousarray(gy), numpy.ascontiguousarray(x),
-                     True, False, add_to=total)
+        addend = _WeightGradients(gy, x, total.nbytes)
+        if addend.nbytes > addend.limit // 2:
+            addend.add_to(total)
+            return True
+        return addend
+
+
+class _WeightGradients(_backprop.Addend):
+    # The weight gradients gy^T x of some steps, added to their sum as one
+    # product of the stacked rows: its long inner dimension runs faster
+    # than many short ones, and the sum is read and written once, not once
+    # a step. The rows kept are at most the size of the sum.
+
+    def __init__(self, gy, x, limit):
+        self.gys = [gy]
+        self.xs = [x]
+        self.nbytes = gy.nbytes + x.nbytes
+        self.limit = limit
+
+    def absorb(self, other):
+        if self.nbytes + other.nbytes > self.limit:
+            return False
+        self.gys += other.gys
+        self.xs += other.xs
+        self.nbytes += other.nbytes
         return True
+
+    def add_to(self, total):
+        gy = _stacked(self.gys)
+        x = _stacked(self.xs)
+        kernels = _kernels.get((gy, x, total))
+        if kernels is None:
+            total += gy.T.dot(x)
+        else:
+            kernels.gemm(gy, x, True, False, add_to=total)
+
+
+def _stacked(rows):
+    if len(rows) == 1:
+        return numpy.ascontiguousarray(rows[0])
+    return numpy.concatenate(rows)
 
 
 class LinearGradData(function_node.FunctionNode):

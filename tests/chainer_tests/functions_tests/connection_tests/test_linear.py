@@ -108,14 +108,19 @@ def test_bias_dtype_must_match_x():
 
 @pytest.mark.parametrize('mode', ['never', 'auto'])
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
-def test_weight_shared_by_many_steps(mode, dtype):
-    # From the third use on, the weight gradient is added to the running
-    # sum by the product itself (with the kernels); the sum is the same.
+@pytest.mark.parametrize('steps, batch, n_out, n_in', [
+    (5, 3, 6, 4), (30, 2, 50, 40), (3, 1, 2, 2),
+], ids=['added-at-once', 'stacked-in-groups', 'one-addition'])
+def test_weight_shared_by_many_steps(mode, dtype, steps, batch, n_out, n_in):
+    # From the third use on, the weight gradients are added to the running
+    # sum by the product itself (with the kernels), at once or stacked
+    # over several steps when the rows are small beside the weight; the
+    # sum is the same.
     rng = numpy.random.RandomState(0)
-    W = chainer.Variable(rng.uniform(-1, 1, (6, 4)).astype(dtype))
-    b = chainer.Variable(rng.uniform(-1, 1, 6).astype(dtype))
-    xs = rng.uniform(-1, 1, (5, 3, 4)).astype(dtype)
-    gys = rng.uniform(-1, 1, (5, 3, 6)).astype(dtype)
+    W = chainer.Variable(rng.uniform(-1, 1, (n_out, n_in)).astype(dtype))
+    b = chainer.Variable(rng.uniform(-1, 1, n_out).astype(dtype))
+    xs = rng.uniform(-1, 1, (steps, batch, n_in)).astype(dtype)
+    gys = rng.uniform(-1, 1, (steps, batch, n_out)).astype(dtype)
     with chainer.using_config('use_chainerx_cpp', mode):
         loss = sum(F.sum(F.linear(x, W, b) * gy) for x, gy in zip(xs, gys))
         loss.backward()
