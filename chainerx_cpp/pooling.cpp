@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "loops.hpp"
 
 namespace chainerx_cpp {
 namespace {
@@ -173,8 +174,17 @@ void max_forward_planes(const Window& w, const T* x, T* y, int64_t* index) {
 template <typename T>
 void max_backward_planes(const Window& w, const T* gy, const int64_t* index,
                          T* gx) {
-    const int64_t khw = w.k[1] * w.k[2];
-#pragma omp parallel for schedule(static)
+    // The offsets of each tap along the three axes, looked up instead of
+    // divided out of the flat index for every output.
+    const int64_t taps = w.k[0] * w.k[1] * w.k[2];
+    std::vector<int64_t> tap_d(taps), tap_h(taps), tap_w(taps);
+    for (int64_t t = 0; t < taps; ++t) {
+        tap_d[t] = t / (w.k[1] * w.k[2]);
+        tap_h[t] = t / w.k[2] % w.k[1];
+        tap_w[t] = t % w.k[2];
+    }
+    const bool many = w.planes * w.in_size() >= loops::kParallelGrainHeavy;
+#pragma omp parallel for schedule(static) if (many)
     for (int64_t plane = 0; plane < w.planes; ++plane) {
         const T* gyp = gy + plane * w.out_size();
         const int64_t* ip = index + plane * w.out_size();
@@ -182,15 +192,19 @@ void max_backward_planes(const Window& w, const T* gy, const int64_t* index,
         std::fill(gxp, gxp + w.in_size(), T(0));
         int64_t o = 0;
         for (int64_t od = 0; od < w.out[0]; ++od)
-        for (int64_t oh = 0; oh < w.out[1]; ++oh)
-        for (int64_t ow = 0; ow < w.out[2]; ++ow, ++o) {
-            const int64_t tap = ip[o];
-            const int64_t d = od * w.s[0] - w.p[0] + tap / khw;
-            const int64_t h = oh * w.s[1] - w.p[1] + tap % khw / w.k[2];
-            const int64_t c = ow * w.s[2] - w.p[2] + tap % w.k[2];
-            if (d >= 0 && d < w.in[0] && h >= 0 && h < w.in[1] && c >= 0 &&
-                c < w.in[2]) {
-                gxp[(d * w.in[1] + h) * w.in[2] + c] += gyp[o];
+        for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+            const int64_t d0 = od * w.s[0] - w.p[0];
+            const int64_t h0 = oh * w.s[1] - w.p[1];
+            for (int64_t ow = 0; ow < w.out[2]; ++ow, ++o) {
+                const int64_t tap = ip[o];
+                if (tap < 0 || tap >= taps) continue;
+                const int64_t d = d0 + tap_d[tap];
+                const int64_t h = h0 + tap_h[tap];
+                const int64_t c = ow * w.s[2] - w.p[2] + tap_w[tap];
+                if (d >= 0 && d < w.in[0] && h >= 0 && h < w.in[1] &&
+                    c >= 0 && c < w.in[2]) {
+                    gxp[(d * w.in[1] + h) * w.in[2] + c] += gyp[o];
+                }
             }
         }
     }
