@@ -130,6 +130,72 @@ class _NodeStep:
                 if s >= 0:
                     table[s] = y
 
+    def compiled(self):
+        """This step as a function of the table, specialised for the most
+        common step: a node whose attributes need no reset and whose
+        outputs all get slots."""
+        if self.resets_attributes or -1 in self.out_slots:
+            return self
+        node = self.node
+        forward = node.forward
+        in_slots = self.in_slots
+        out_slots = self.out_slots
+        keep_retained = self._keep_retained
+        if len(in_slots) == 1 and len(out_slots) == 1:
+            (s_in,), (s_out,) = in_slots, out_slots
+
+            def run_one(table):
+                node._input_indexes_to_retain = None
+                node._output_indexes_to_retain = None
+                inputs = table[s_in],
+                outputs = forward(inputs)
+                if (node._input_indexes_to_retain is not None
+                        or node._output_indexes_to_retain is not None):
+                    keep_retained(inputs, outputs)
+                table[s_out] = outputs[0]
+            return run_one
+
+        def run(table):
+            node._input_indexes_to_retain = None
+            node._output_indexes_to_retain = None
+            inputs = tuple([table[s] for s in in_slots])
+            outputs = forward(inputs)
+            if (node._input_indexes_to_retain is not None
+                    or node._output_indexes_to_retain is not None):
+                keep_retained(inputs, outputs)
+            for s, y in zip(out_slots, outputs):
+                table[s] = y
+        return run
+
+    def compiled_backward(self):
+        """``(output slot, target slots, gradient function)`` for a step
+        of one output whose plan needs nothing but the output gradient, or
+        ``None``. The function is ``None`` when the gradient passes on to
+        the only target unchanged; otherwise it maps the output gradient to
+        the target inputs' gradients."""
+        plan = self.plan
+        if plan is None or len(self.out_slots) != 1:
+            return None
+        s_out, = self.out_slots
+        targets = self.target_slots
+        if plan.passed_through is not None:
+            if plan.passed_through == (0,) and len(targets) == 1:
+                return s_out, targets, None
+            return None
+        if plan.single_op is None:
+            return None
+        grad_node, gy_indexes, attr_sources, out_indexes = plan.single_op
+        if attr_sources or gy_indexes != (0,):
+            return None
+        forward = grad_node.forward
+
+        def gradients(gy):
+            grad_node._input_indexes_to_retain = None
+            grad_node._output_indexes_to_retain = None
+            outputs = forward((gy,))
+            return [None if j is None else outputs[j] for j in out_indexes]
+        return s_out, targets, gradients
+
     def _keep_retained(self, inputs, outputs):
         """Keeps what forward retained, where backward looks for it."""
         node = self.node
@@ -187,6 +253,9 @@ def _grad_variables(grads):
 
 class _CodeStep:
     """A recorded call of a :func:`static_code` function."""
+
+    def compiled(self):
+        return self
 
     __slots__ = ('func', 'args', 'kwargs', 'input_slots', 'out_slots',
                  'func_name')
@@ -264,6 +333,11 @@ class StaticScheduleFunction(function_node.FunctionNode):
         self._first_outputs = None
         self._out_structure = None
         self._backward_recorded = False
+        # The steps as functions of the table (see _NodeStep.compiled),
+        # and the backward program: per node step, its compiled backward
+        # or the step itself. Made on the first replay of each.
+        self._calls = None
+        self._backward_program = None
 
     @property
     def params(self):
@@ -545,14 +619,18 @@ class StaticScheduleFunction(function_node.FunctionNode):
         table[:n_inputs] = inputs[:n_inputs]
         for s, array in zip(self._param_slots, inputs[n_inputs:]):
             table[s] = array
+        calls = self._calls
+        if calls is None:
+            calls = self._calls = tuple([
+                step.compiled() for step in self._steps])
         if inputs and isinstance(inputs[0], cuda.ndarray):
             with backend.using_device(backend.get_device_from_array(
                     *inputs)):
-                for step in self._steps:
-                    step(table)
+                for call in calls:
+                    call(table)
         else:
-            for step in self._steps:
-                step(table)
+            for call in calls:
+                call(table)
         return tuple([table[s] for s in self._out_slots])
 
     def backward(self, target_input_indexes, grad_outputs):
@@ -568,9 +646,33 @@ class StaticScheduleFunction(function_node.FunctionNode):
         for s, gy in zip(self._out_slots, grad_outputs):
             if gy is not None:
                 _accumulate(grads, s, gy.array)
+        program = self._backward_program
+        if program is None:
+            if self._backward_recorded:
+                program = self._backward_program = tuple([
+                    step.compiled_backward() or (None, None, step)
+                    for step in self._node_steps])
+            else:
+                program = [(None, None, step) for step in self._node_steps]
         recording = not self._backward_recorded
         params = self._params
-        for step in self._node_steps:
+        for s, targets, step in program:
+            if s is not None:
+                # A compiled step (step is its gradient function or None).
+                g = grads[s]
+                if g is None:
+                    continue
+                grads[s] = None
+                if step is None:
+                    t = targets[0]
+                    h = grads[t]
+                    grads[t] = g if h is None else h + g
+                    continue
+                for t, gx in zip(targets, step(g)):
+                    if gx is not None:
+                        h = grads[t]
+                        grads[t] = gx if h is None else h + gx
+                continue
             out_slots = step.out_slots
             single = len(out_slots) == 1
             if single:

@@ -676,3 +676,46 @@ def test_test_mode_schedule_sees_running_statistics_of_later_training():
         with chainer.using_config('train', False):
             testing.assert_allclose(static_model(x).array,
                                     dynamic_model(x).array, rtol=1e-5)
+
+
+class _Elementwise(chainer.Chain):
+
+    def __init__(self):
+        super(_Elementwise, self).__init__()
+        with self.init_scope():
+            self.w = chainer.Parameter(numpy.linspace(
+                0.5, 1.5, 4).astype(numpy.float32))
+
+    @chainer.static_graph
+    def forward(self, x):
+        # Gradients passed on unchanged (+ constant), made by one gradient
+        # node (* constant, sigmoid), by two inputs (* w) and summed over
+        # two uses of h.
+        h = x * 1.5 + 0.25
+        h = F.sigmoid(h) * self.w
+        return F.sum(h * h + h * 2)
+
+
+class _DynamicElementwise(_Elementwise):
+
+    forward = _forward_of(_Elementwise)
+
+
+def test_compiled_replay_gives_define_by_run_gradients():
+    static, dynamic = _Elementwise(), _DynamicElementwise()
+    rng = numpy.random.RandomState(4)
+    for _ in range(4):
+        x_data = rng.uniform(-1, 1, 4).astype(numpy.float32)
+        results = []
+        for model in (static, dynamic):
+            model.cleargrads()
+            x = chainer.Variable(x_data.copy())
+            loss = model(x)
+            loss.backward()
+            results.append((loss.array, x.grad, model.w.grad))
+        for a, b in zip(*results):
+            testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
+    compiled = [entry for entry in static.static_schedule._backward_program
+                if entry[0] is not None]
+    assert any(entry[2] is None for entry in compiled)
+    assert any(entry[2] is not None for entry in compiled)
