@@ -49,10 +49,13 @@ def _sum_grads(grads):
 # are those of summing into new arrays). A sum leaves this registry when it
 # leaves the table: popped, or handed to ``backward_accumulate``.
 _table_sums = weakref.WeakValueDictionary()
+# Its dict of weak references: its truth is the cheap test of whether any
+# sum is registered (the mapping's own __len__ is Python code).
+_table_sum_refs = _table_sums.data
 
 
 def _released(grad):
-    if _table_sums and grad is not None:
+    if _table_sum_refs and grad is not None:
         _table_sums.pop(id(grad), None)
     return grad
 
@@ -281,8 +284,8 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
     indexes = target_input_indexes
     if type(func).backward_accumulate is function_node_type \
             .backward_accumulate:
-        if table is not None and _table_sums \
-                and func._add_grad_into is not None and not is_debug \
+        if func._add_grad_into is not None and table is not None \
+                and _table_sum_refs and not is_debug \
                 and not func.lazy_grad_sum and not _config.enable_backprop:
             indexes = _add_into_sums(func, indexes, grad_outputs,
                                      grad_inputs, table)
