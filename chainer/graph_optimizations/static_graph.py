@@ -254,9 +254,6 @@ def _grad_variables(grads):
 class _CodeStep:
     """A recorded call of a :func:`static_code` function."""
 
-    def compiled(self):
-        return self
-
     __slots__ = ('func', 'args', 'kwargs', 'input_slots', 'out_slots',
                  'func_name')
 
@@ -280,6 +277,9 @@ class _CodeStep:
         if self.out_slots:
             for s, y in zip(self.out_slots, _returned_arrays(ret)):
                 table[s] = y
+
+    def compiled(self):
+        return self
 
 
 def _returned_arrays(ret):
@@ -334,8 +334,9 @@ class StaticScheduleFunction(function_node.FunctionNode):
         self._out_structure = None
         self._backward_recorded = False
         # The steps as functions of the table (see _NodeStep.compiled),
-        # and the backward program: per node step, its compiled backward
-        # or the step itself. Made on the first replay of each.
+        # and the backward program: per node step, ``(output slot, target
+        # slots, gradient function, None)`` from its compiled_backward, or
+        # ``(None, None, None, step)``. Made on the first replay of each.
         self._calls = None
         self._backward_program = None
 
@@ -650,25 +651,24 @@ class StaticScheduleFunction(function_node.FunctionNode):
         if program is None:
             if self._backward_recorded:
                 program = self._backward_program = tuple([
-                    step.compiled_backward() or (None, None, step)
-                    for step in self._node_steps])
+                    _backward_entry(step) for step in self._node_steps])
             else:
-                program = [(None, None, step) for step in self._node_steps]
+                program = [(None, None, None, step)
+                           for step in self._node_steps]
         recording = not self._backward_recorded
         params = self._params
-        for s, targets, step in program:
-            if s is not None:
-                # A compiled step (step is its gradient function or None).
+        for s, targets, gradients, step in program:
+            if step is None:
                 g = grads[s]
                 if g is None:
                     continue
                 grads[s] = None
-                if step is None:
+                if gradients is None:
                     t = targets[0]
                     h = grads[t]
                     grads[t] = g if h is None else h + g
                     continue
-                for t, gx in zip(targets, step(g)):
+                for t, gx in zip(targets, gradients(g)):
                     if gx is not None:
                         h = grads[t]
                         grads[t] = gx if h is None else h + gx
@@ -716,6 +716,13 @@ class StaticScheduleFunction(function_node.FunctionNode):
                 lines.append('  static code: {}'.format(
                     step.func_name or getattr(step.func, '__name__', '?')))
         return '\n'.join(lines)
+
+
+def _backward_entry(step):
+    compiled = step.compiled_backward()
+    if compiled is None:
+        return None, None, None, step
+    return compiled + (None,)
 
 
 def _accumulate(grads, s, g):

@@ -76,7 +76,6 @@ class LinearFunction(function_node.FunctionNode):
             ret.append(chainer.functions.sum(gy, axis=0))
         return ret
 
-
     def _add_grad_into(self, index, grad_outputs, total):
         # The weight gradients of a weight shared by many steps are summed
         # by the product itself, of the rows of several steps at once.

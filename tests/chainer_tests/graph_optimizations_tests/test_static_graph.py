@@ -716,6 +716,6 @@ def test_compiled_replay_gives_define_by_run_gradients():
         for a, b in zip(*results):
             testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
     compiled = [entry for entry in static.static_schedule._backward_program
-                if entry[0] is not None]
+                if entry[3] is None]
     assert any(entry[2] is None for entry in compiled)
     assert any(entry[2] is not None for entry in compiled)
