@@ -106,14 +106,23 @@ def _add_into_sums(func, indexes, grad_outputs, grad_inputs, table):
     add the gradient of an input straight into the sum the table holds for
     it (a matrix product with accumulation, a scatter of rows) instead of
     returning a new array to be added; it returns whether it did, or an
-    :class:`Addend` to be added later. Returns the indexes whose gradients
-    are still to be computed by ``backward``.
+    :class:`Addend` to be added later. For an input without a gradient yet
+    it is called with ``total=None`` and may return its gradient as a new
+    array that nothing else holds, which the table then owns. Returns the
+    indexes whose gradients are still to be computed by ``backward``.
     """
     inputs = func.inputs
     left = []
     for i in indexes:
         grads = grad_inputs[inputs[i]]
-        if len(grads) == 1:
+        if not grads:
+            gx = func._add_grad_into(i, grad_outputs, None)
+            if gx is not False and gx is not None:
+                gx = _as_grad_var(gx)
+                _table_sums[id(gx)] = gx
+                grads.append(gx)
+                continue
+        elif len(grads) == 1:
             total = grads[0]
             if _table_sums.get(id(total)) is total:
                 done = func._add_grad_into(i, grad_outputs, total._data)
@@ -285,8 +294,8 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
     if type(func).backward_accumulate is function_node_type \
             .backward_accumulate:
         if func._add_grad_into is not None and table is not None \
-                and _table_sum_refs and not is_debug \
-                and not func.lazy_grad_sum and not _config.enable_backprop:
+                and not is_debug and not func.lazy_grad_sum \
+                and not _config.enable_backprop:
             indexes = _add_into_sums(func, indexes, grad_outputs,
                                      grad_inputs, table)
             if not indexes:

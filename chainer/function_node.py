@@ -72,9 +72,9 @@ class FunctionNode:
     _retained_output_data = None
     _local_function_hooks = None
     _n_local_function_hooks = 0
-    # Optional ``(index, grad_outputs, total) -> bool``: adds the gradient
-    # of input ``index`` into the array ``total`` in place (see
-    # ``_backprop._add_into_sums``).
+    # Optional ``(index, grad_outputs, total)``: adds the gradient of input
+    # ``index`` into the array ``total`` in place, or returns it as a new
+    # array when ``total`` is None (see ``_backprop._add_into_sums``).
     _add_grad_into = None
 
     @property

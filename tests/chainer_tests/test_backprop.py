@@ -135,8 +135,8 @@ def test_sum_of_many_gradients_equals_a_plain_sum():
 
 
 class _ScaledCopy(chainer.FunctionNode):
-    # y = 3 x, whose gradient can be added into a running sum in place;
-    # records the inputs whose gradients went that way.
+    # y = 3 x, whose gradient can be added into a running sum in place or
+    # given as a new array; records which way each gradient went.
 
     def __init__(self, added):
         self.added = added
@@ -148,6 +148,9 @@ class _ScaledCopy(chainer.FunctionNode):
         return grad_outputs[0] * 3,
 
     def _add_grad_into(self, index, grad_outputs, total):
+        if total is None:
+            self.added.append('new')
+            return grad_outputs[0].array * 3
         total += grad_outputs[0].array * 3
         self.added.append(index)
         return True
@@ -159,12 +162,12 @@ def _scaled_copies(x, n, added):
 
 
 def test_gradients_added_into_the_tables_own_sum():
-    # The first two gradients make the table's own sum; the later ones are
+    # The first gradient is a new array the table owns; the later ones are
     # added into it by the nodes themselves.
     added = []
     x = _var([1, 2])
     _scaled_copies(x, 5, added).backward()
-    assert added == [0, 0, 0]
+    assert added == ['new', 0, 0, 0, 0]
     numpy.testing.assert_array_equal(x.grad, [45, 45])
 
 
@@ -214,6 +217,8 @@ class _DeferredCopy(_ScaledCopy):
     # As _ScaledCopy, but hands its gradients to the table to add later.
 
     def _add_grad_into(self, index, grad_outputs, total):
+        if total is None:
+            return False
         return _LaterAddend(grad_outputs[0].array * 3, self.added)
 
 

@@ -54,6 +54,11 @@ class GetItem(function_node.FunctionNode):
         if gy is None or type(self).backward is not GetItem.backward:
             return False
         gy = gy.array
+        if total is None:
+            gx = backend.get_array_module(gy).zeros(self.inputs[0].shape,
+                                                    gy.dtype)
+            _scatter(gx, self.slices, gy)
+            return gx
         if type(gy) is not type(total) or gy.dtype != total.dtype:
             return False
         _scatter(total, self.slices, gy)

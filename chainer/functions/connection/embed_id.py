@@ -61,10 +61,14 @@ class EmbedIDFunction(function_node.FunctionNode):
                 or type(self).backward is not EmbedIDFunction.backward:
             return False
         gy = gy.array
+        x = self.get_retained_inputs()[0].array
+        if total is None:
+            gW = backend.get_array_module(gy).zeros(self._w_shape, gy.dtype)
+            _scatter_rows(gW, x, gy, self.ignore_label)
+            return gW
         if type(gy) is not type(total) or gy.dtype != total.dtype:
             return False
-        _scatter_rows(total, self.get_retained_inputs()[0].array, gy,
-                      self.ignore_label)
+        _scatter_rows(total, x, gy, self.ignore_label)
         return True
 
 

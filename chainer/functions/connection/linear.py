@@ -85,6 +85,8 @@ class LinearFunction(function_node.FunctionNode):
             return False
         x = self.get_retained_inputs()[0].array
         gy = gy.array
+        if total is None:
+            return _product(gy, x, True, False, self.inputs[1].dtype)
         if _kernels.get((gy, x, total)) is None \
                 or not total.flags.c_contiguous:
             return False
