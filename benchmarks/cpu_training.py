@@ -26,6 +26,8 @@ Usage: python benchmarks/cpu_training.py [--repeat N] [--number N]
 Threads: both frameworks get 2 (OMP_NUM_THREADS and OPENBLAS_NUM_THREADS
 are set to 2 unless given), and their OpenMP threads spin briefly before
 they sleep (GOMP_SPINCOUNT=10000, chainerx_cpp's default, unless given).
+PyTorch's process keeps glibc's default malloc settings, which
+chainerx_cpp changes when it loads (CHAINERX_CPP_KEEP_FREED_MEMORY=0 there).
 """
 
 import os
@@ -271,10 +273,13 @@ def _run(name, which, repeat, number):
     # One process per measurement: no thread pool of another framework or
     # mode (NumPy's BLAS threads spin for a while after each call) is left
     # running beside the one measured.
+    env = dict(os.environ)
+    if which == 'torch':
+        env['CHAINERX_CPP_KEEP_FREED_MEMORY'] = '0'
     out = subprocess.run(
         [sys.executable, __file__, '--measure', name, which,
          '--repeat', str(repeat), '--number', str(number)],
-        check=True, capture_output=True, text=True).stdout
+        env=env, check=True, capture_output=True, text=True).stdout
     return json.loads(out.splitlines()[-1])
 
 

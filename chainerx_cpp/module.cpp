@@ -1,7 +1,33 @@
 // The chainerx_cpp._kernels extension module.
 #include <omp.h>
 
+#include <cstdlib>  // defines __GLIBC__ on glibc
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "common.hpp"
+
+namespace {
+
+// Makes glibc's malloc serve blocks up to `mmap_threshold` bytes from its
+// heap and keep up to `trim_threshold` bytes freed at the heap's top,
+// instead of mapping each large block fresh and unmapping it when freed:
+// every page of a fresh mapping faults on its first touch, which for the
+// arrays of a training step costs as much as the arithmetic. Returns
+// whether both settings took (false off glibc).
+bool keep_freed_memory(int mmap_threshold, int trim_threshold) {
+#if defined(__GLIBC__)
+    return mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1 &&
+           mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1;
+#else
+    (void)mmap_threshold;
+    (void)trim_threshold;
+    return false;
+#endif
+}
+
+}  // namespace
 
 PYBIND11_MODULE(_kernels, m) {
     namespace py = pybind11;
@@ -26,6 +52,8 @@ PYBIND11_MODULE(_kernels, m) {
 
     m.def("num_threads", []() { return omp_get_max_threads(); },
           "The number of OpenMP threads the kernels use.");
+    m.def("keep_freed_memory", &keep_freed_memory,
+          py::arg("mmap_threshold"), py::arg("trim_threshold"));
     m.def("onednn_version", []() {
         const dnnl_version_t* v = dnnl_version();
         return py::make_tuple(v->major, v->minor, v->patch);
