@@ -185,6 +185,19 @@ class _GradTable:
             return None
         return _released(_sum_grads(self.settle(grads)))
 
+    def pop_outputs(self, func):
+        """Returns the output nodes of ``func`` (``None`` where gone) and
+        their gradients, popped."""
+        output_nodes = []
+        grad_outputs = []
+        for ref in func.outputs:
+            y = ref()
+            output_nodes.append(y)
+            grad_outputs.append(
+                self.pop(y) if y is not None and y._creator_node is not None
+                else None)
+        return output_nodes, tuple(grad_outputs)
+
     def __setitem__(self, node, grad):
         self._grads[node] = [] if grad is None else [grad]
 
@@ -448,18 +461,18 @@ def backprop_to_all(outputs, retain_grad, loss_scale):
     hooks = function_hook.get_function_hooks()
     while funcs:
         func = funcs.pop()
-        output_nodes = [ref() for ref in func.outputs]
-        grad_outputs = tuple([
-            grads.pop(y) if y is not None and y._creator_node is not None
-            else None for y in output_nodes])
+        output_nodes, grad_outputs = grads.pop_outputs(func)
         if retain_grad:
             for y, gy in zip(output_nodes, grad_outputs):
                 if y is not None:
                     y._set_grad_var_if_available(gy)
-        target_input_indexes = tuple([
-            i for i, x in enumerate(func.inputs) if x._requires_grad])
+        target_input_indexes = []
+        for i, x in enumerate(func.inputs):
+            if x._requires_grad:
+                target_input_indexes.append(i)
         if not target_input_indexes:
             continue
+        target_input_indexes = tuple(target_input_indexes)
         # As in Chainer, a node runs even when none of its outputs has
         # a gradient (a non-scalar output whose grad was never set): most
         # backward implementations then fail, reported as a TypeError.
@@ -560,10 +573,7 @@ def backprop_to_inputs(output_nodes, input_nodes, initial_grads,
     hooks = function_hook.get_function_hooks()
     while funcs:
         func = funcs.pop()
-        output_nodes = [ref() for ref in func.outputs]
-        grad_outputs = tuple([
-            grads.pop(y) if y is not None and y._creator_node is not None
-            else None for y in output_nodes])
+        output_nodes, grad_outputs = grads.pop_outputs(func)
         for y, gy in zip(output_nodes, grad_outputs):
             if y is None:
                 continue

@@ -20,6 +20,7 @@ _ARRAY_TYPES = variable._ARRAY_TYPES
 _init_variable = variable._init_variable
 _new_object = object.__new__
 _config_local, _global_settings = configuration._entry_tables()
+_hooks_local = function_hook._thread_local
 
 
 class FunctionNode:
@@ -116,32 +117,39 @@ class FunctionNode:
         Returns:
             tuple of Variable: The outputs.
         """
-        input_vars = [
-            x if isinstance(x, _Variable) else variable.as_variable(x)
-            for x in inputs]
-        in_data = tuple([x._data for x in input_vars])
+        # One loop, not three comprehensions: this runs for every op.
+        input_vars = []
+        in_data = []
         requires_grad = False
-        for x in input_vars:
+        for x in inputs:
+            if not isinstance(x, _Variable):
+                x = variable.as_variable(x)
+            input_vars.append(x)
+            in_data.append(x._data)
             if x._requires_grad:
                 requires_grad = True
-                break
+        in_data = tuple(in_data)
         local = _config_local.__dict__
         settings = _global_settings
 
         if local.get('type_check', settings['type_check']):
             self._check_data_type_forward(in_data)
 
-        hooks = function_hook.get_function_hooks()
+        # The thread's hooks without the call of get_function_hooks (None
+        # until the thread registers one).
+        hooks = _hooks_local.__dict__.get('function_hooks')
         if self._n_local_function_hooks:
-            hooks = collections.OrderedDict(hooks)
+            hooks = collections.OrderedDict(hooks or ())
             hooks.update(self._local_function_hooks)
         if hooks:
             hooks = hooks.values()
             for hook in hooks:
                 hook.forward_preprocess(self, in_data)
 
-        self._input_indexes_to_retain = None
-        self._output_indexes_to_retain = None
+        if self._input_indexes_to_retain is not None:
+            self._input_indexes_to_retain = None
+        if self._output_indexes_to_retain is not None:
+            self._output_indexes_to_retain = None
         if in_data and not isinstance(in_data[0], numpy.ndarray) \
                 and isinstance(in_data[0], cuda.ndarray):
             with backend.using_device(backend.get_device_from_array(
@@ -173,18 +181,27 @@ class FunctionNode:
                     'Function: {}\nActual output types: {}'.format(
                         self.label, tuple([type(y) for y in outputs])))
         init = _init_variable
-        ret = tuple([
-            init(_new_object(_Variable), y, None, requires_grad)
-            for y in outputs])
+        if len(outputs) == 1:
+            ret = init(_new_object(_Variable), outputs[0], None,
+                       requires_grad),
+        else:
+            ret = tuple([
+                init(_new_object(_Variable), y, None, requires_grad)
+                for y in outputs])
 
         if local.get('enable_backprop', settings['enable_backprop']):
             self._link(input_vars, ret, outputs, local)
         return ret
 
     def _link(self, input_vars, output_vars, outputs, local):
-        input_nodes = tuple([x._node for x in input_vars])
-        rank = max([node._rank for node in input_nodes]) if input_nodes \
-            else 0
+        input_nodes = []
+        rank = 0
+        for x in input_vars:
+            node = x._node
+            input_nodes.append(node)
+            if node._rank > rank:
+                rank = node._rank
+        input_nodes = tuple(input_nodes)
         self.rank = rank
         self.inputs = input_nodes
         out_rank = rank + 1
