@@ -322,7 +322,8 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
                         func, 'type of gradients returned from backward is '
                         'incorrect: {} != expected {}'.format(
                             type(gx), chainer.variable.Variable)))
-        gxs = normalize_grad_inputs(func, indexes, gxs)
+        if len(gxs) != len(indexes):
+            gxs = normalize_grad_inputs(func, indexes, gxs)
     else:
         # The node adds its gradients to the current ones itself; an input
         # given twice gets the current gradient at its first position only.
