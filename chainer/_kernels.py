@@ -77,6 +77,22 @@ def _enabled():
         _MODES, mode))
 
 
+def elementwise(kernel, *arrays):
+    """Runs an element-wise kernel on arrays of one shape.
+
+    The kernels take and return C-contiguous arrays. Fortran-ordered
+    inputs are passed as their (C-contiguous) transposes and the result
+    transposed back, so that the output has the layout NumPy's ufuncs
+    give, without a copy of the inputs; other layouts are copied to C
+    order, as NumPy's output of them is.
+    """
+    if arrays[0].ndim > 1 and all([
+            a.flags.f_contiguous and not a.flags.c_contiguous
+            for a in arrays]):
+        return kernel(*[a.T for a in arrays]).T
+    return kernel(*[numpy.asarray(a, order='C') for a in arrays])
+
+
 def get(arrays, dtypes=FLOAT32):
     """Returns the kernel module for these arrays, or ``None``.
 

@@ -136,3 +136,24 @@ def test_tanh_kernel_float32():
                'contiguous')
     y = chainerx_cpp.get_kernels().tanh_forward(x)
     testing.assert_allclose(numpy.tanh(x), y, **_tol(numpy.float32))
+
+
+@pytest.mark.parametrize('func', _FUNCTIONS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize('layout', _LAYOUTS)
+def test_output_layouts_are_numpys(func, layout):
+    # A Fortran-ordered input gives Fortran-ordered outputs and gradients,
+    # as NumPy's ufuncs (and Chainer 7.8) give; other layouts C order.
+    rng = numpy.random.RandomState(5)
+    x = _array(rng, (6, 7), numpy.float32, layout)
+    gy = _array(rng, (6, 7), numpy.float32, layout)
+    flags = []
+    for mode in ('never', 'always'):
+        with chainer.using_config('use_chainerx_cpp', mode):
+            v = chainer.Variable(x.copy(order='K'))
+            y = func(v)
+            y.grad = gy
+            y.backward()
+        flags.append((y.array.flags.f_contiguous, y.array.flags.c_contiguous,
+                      v.grad.flags.f_contiguous, v.grad.flags.c_contiguous))
+        testing.assert_allclose(y.array, func(x).array, **_tol(x.dtype))
+    assert flags[0] == flags[1]

@@ -28,7 +28,7 @@ class ReLU(function_node.FunctionNode):
         self.retain_outputs((0,))
         kernels = _kernels.get((x,), _kernels.FLOATS)
         if kernels is not None:
-            return kernels.relu_forward(numpy.asarray(x, order='C')),
+            return _kernels.elementwise(kernels.relu_forward, x),
         return utils.force_array(numpy.maximum(x, 0, dtype=x.dtype)),
 
     def forward_gpu(self, inputs):
@@ -63,8 +63,7 @@ class ReLUGrad2(function_node.FunctionNode):
         gy, = inputs
         kernels = _kernels.get((self.b, gy), _kernels.FLOATS)
         if kernels is not None and self.b.shape == gy.shape:
-            return kernels.relu_backward(numpy.asarray(self.b, order='C'),
-                                         numpy.asarray(gy, order='C')),
+            return _kernels.elementwise(kernels.relu_backward, self.b, gy),
         return utils.force_array(gy * (self.b > 0), gy.dtype),
 
     def forward_gpu(self, inputs):

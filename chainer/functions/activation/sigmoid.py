@@ -1,5 +1,3 @@
-import numpy
-
 from chainer import _kernels
 from chainer.backends import cuda
 from chainer import function_node
@@ -29,7 +27,7 @@ class Sigmoid(function_node.FunctionNode):
         self.retain_outputs((0,))
         kernels = _kernels.get((x,), _kernels.FLOATS)
         if kernels is not None:
-            return kernels.sigmoid_forward(numpy.asarray(x, order='C')),
+            return _kernels.elementwise(kernels.sigmoid_forward, x),
         return _numerics.sigmoid(x),
 
     def forward_gpu(self, inputs):
@@ -73,8 +71,7 @@ class SigmoidGrad(function_node.FunctionNode):
         y, gy = inputs
         kernels = _kernels.get((y, gy), _kernels.FLOATS)
         if kernels is not None and y.shape == gy.shape:
-            return kernels.sigmoid_backward(numpy.asarray(y, order='C'),
-                                            numpy.asarray(gy, order='C')),
+            return _kernels.elementwise(kernels.sigmoid_backward, y, gy),
         gx = gy * y
         gx *= y.dtype.type(1) - y
         return utils.force_array(gx),

@@ -31,7 +31,7 @@ class Tanh(function_node.FunctionNode):
         x, = inputs
         kernels = _kernels.get((x,), _KERNEL_DTYPES)
         if kernels is not None:
-            return kernels.tanh_forward(numpy.asarray(x, order='C')),
+            return _kernels.elementwise(kernels.tanh_forward, x),
         return utils.force_array(numpy.tanh(x)),
 
     def forward_gpu(self, inputs):
@@ -67,8 +67,7 @@ class TanhGrad(function_node.FunctionNode):
         y, gy = inputs
         kernels = _kernels.get((y, gy), _kernels.FLOATS)
         if kernels is not None and y.shape == gy.shape:
-            return kernels.tanh_backward(numpy.asarray(y, order='C'),
-                                         numpy.asarray(gy, order='C')),
+            return _kernels.elementwise(kernels.tanh_backward, y, gy),
         gx = y.dtype.type(1) - y * y
         gx *= gy
         return utils.force_array(gx),
