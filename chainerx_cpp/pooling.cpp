@@ -264,19 +264,13 @@ py::tuple max_forward(const array& x, const std::vector<int64_t>& out,
     array y = empty_like_dtype(x, y_shape);
     py::array_t<int64_t> index(std::vector<py::ssize_t>(
         y_shape.begin(), y_shape.end()));
-    const bool f32 = is_float(x, 4);  // dtype() needs the GIL
-    {
+    int64_t* pindex = index.mutable_data();
+    loops::with_float(x, [&](auto zero) {
+        using T = decltype(zero);
         py::gil_scoped_release release;
-        if (f32) {
-            max_forward_planes(w, static_cast<const float*>(x.data()),
-                               static_cast<float*>(y.mutable_data()),
-                               index.mutable_data());
-        } else {
-            max_forward_planes(w, static_cast<const double*>(x.data()),
-                               static_cast<double*>(y.mutable_data()),
-                               index.mutable_data());
-        }
-    }
+        max_forward_planes(w, loops::in<T>(x), loops::out<T>(y),
+                           pindex);
+    });
     return py::make_tuple(y, index);
 }
 
@@ -292,19 +286,13 @@ array max_backward(const array& gy, const py::array_t<int64_t>& index,
     std::vector<int64_t> out(gy.shape() + 2, gy.shape() + gy.ndim());
     auto w = make_window(xs, out, ksize, stride, pad);
     array gx = empty_like_dtype(gy, xs);
-    const bool f32 = is_float(gy, 4);  // dtype() needs the GIL
-    {
+    const int64_t* pindex = index.data();
+    loops::with_float(gy, [&](auto zero) {
+        using T = decltype(zero);
         py::gil_scoped_release release;
-        if (f32) {
-            max_backward_planes(w, static_cast<const float*>(gy.data()),
-                                index.data(),
-                                static_cast<float*>(gx.mutable_data()));
-        } else {
-            max_backward_planes(w, static_cast<const double*>(gy.data()),
-                                index.data(),
-                                static_cast<double*>(gx.mutable_data()));
-        }
-    }
+        max_backward_planes(w, loops::in<T>(gy), pindex,
+                            loops::out<T>(gx));
+    });
     return gx;
 }
 
@@ -329,21 +317,12 @@ array average_forward(const array& x, const array& divisor,
     auto w = make_window(shape_of(x), out, ksize, stride, pad);
     require_divisor(divisor, x, w.out_size());
     array y = empty_like_dtype(x, output_shape(shape_of(x), out));
-    const bool f32 = is_float(x, 4);  // dtype() needs the GIL
-    {
+    loops::with_float(x, [&](auto zero) {
+        using T = decltype(zero);
         py::gil_scoped_release release;
-        if (f32) {
-            average_forward_planes(
-                w, static_cast<const float*>(x.data()),
-                static_cast<const float*>(divisor.data()),
-                static_cast<float*>(y.mutable_data()));
-        } else {
-            average_forward_planes(
-                w, static_cast<const double*>(x.data()),
-                static_cast<const double*>(divisor.data()),
-                static_cast<double*>(y.mutable_data()));
-        }
-    }
+        average_forward_planes(w, loops::in<T>(x), loops::in<T>(divisor),
+                               loops::out<T>(y));
+    });
     return y;
 }
 
@@ -359,21 +338,12 @@ array average_backward(const array& gy, const array& divisor,
     auto w = make_window(xs, out, ksize, stride, pad);
     require_divisor(divisor, gy, w.out_size());
     array gx = empty_like_dtype(gy, xs);
-    const bool f32 = is_float(gy, 4);  // dtype() needs the GIL
-    {
+    loops::with_float(gy, [&](auto zero) {
+        using T = decltype(zero);
         py::gil_scoped_release release;
-        if (f32) {
-            average_backward_planes(
-                w, static_cast<const float*>(gy.data()),
-                static_cast<const float*>(divisor.data()),
-                static_cast<float*>(gx.mutable_data()));
-        } else {
-            average_backward_planes(
-                w, static_cast<const double*>(gy.data()),
-                static_cast<const double*>(divisor.data()),
-                static_cast<double*>(gx.mutable_data()));
-        }
-    }
+        average_backward_planes(w, loops::in<T>(gy),
+                                loops::in<T>(divisor), loops::out<T>(gx));
+    });
     return gx;
 }
 
