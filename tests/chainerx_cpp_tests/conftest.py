@@ -31,6 +31,15 @@ def _run_both(func, *arrays, seed=0):
     return results
 
 
+def _in_both_modes(compute):
+    """Returns what ``compute()`` gives with the kernels off, then on."""
+    with chainer.using_config('use_chainerx_cpp', 'never'):
+        expected = compute()
+    with chainer.using_config('use_chainerx_cpp', 'always'):
+        actual = compute()
+    return expected, actual
+
+
 def _tolerance(dtype):
     if dtype == numpy.float64:
         return {'atol': 1e-12, 'rtol': 1e-12}
@@ -40,6 +49,11 @@ def _tolerance(dtype):
 @pytest.fixture
 def run_both():
     return _run_both
+
+
+@pytest.fixture
+def in_both_modes():
+    return _in_both_modes
 
 
 @pytest.fixture

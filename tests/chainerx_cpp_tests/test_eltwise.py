@@ -37,14 +37,6 @@ def _array(rng, shape, dtype, layout, scale=4.0):
     return (rng.randn(*shape) * scale).astype(dtype)
 
 
-def _both(compute):
-    with chainer.using_config('use_chainerx_cpp', 'never'):
-        expected = compute()
-    with chainer.using_config('use_chainerx_cpp', 'always'):
-        actual = compute()
-    return expected, actual
-
-
 def _forward_backward(function, x, gy):
     def compute():
         v = chainer.Variable(x.copy(order='K'))
@@ -59,11 +51,11 @@ def _forward_backward(function, x, gy):
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
 @pytest.mark.parametrize('shape', _SHAPES)
 @pytest.mark.parametrize('layout', _LAYOUTS)
-def test_forward_backward(function, dtype, shape, layout):
+def test_forward_backward(function, dtype, shape, layout, in_both_modes):
     rng = numpy.random.RandomState(0)
     x = _array(rng, shape, dtype, layout)
     gy = _array(rng, shape, dtype, layout, 1.0)
-    expected, actual = _both(_forward_backward(function, x, gy))
+    expected, actual = in_both_modes(_forward_backward(function, x, gy))
     for e, a in zip(expected, actual):
         assert a.dtype == e.dtype and a.shape == e.shape
         testing.assert_allclose(e, a, **_tol(dtype))
@@ -72,13 +64,13 @@ def test_forward_backward(function, dtype, shape, layout):
 @pytest.mark.filterwarnings('ignore::RuntimeWarning')
 @pytest.mark.parametrize('function', _FUNCTIONS)
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
-def test_special_values(function, dtype):
+def test_special_values(function, dtype, in_both_modes):
     x = numpy.array([numpy.nan, numpy.inf, -numpy.inf, -0.0, 0.0, 1e-30,
                      -1e-30, 30.0, -30.0, 100.0, -100.0, 800.0, -800.0],
                     dtype)
     gy = numpy.array([1, 2, numpy.nan, numpy.inf, 1, 1, 1, 1, 1, 1, 1,
                       -numpy.inf, 1], dtype)
-    expected, actual = _both(_forward_backward(function, x, gy))
+    expected, actual = in_both_modes(_forward_backward(function, x, gy))
     for e, a in zip(expected, actual):
         testing.assert_allclose(e, a, **_tol(dtype))
         numpy.testing.assert_array_equal(numpy.isnan(e), numpy.isnan(a))
@@ -140,20 +132,14 @@ def test_tanh_kernel_float32():
 
 @pytest.mark.parametrize('func', _FUNCTIONS, ids=lambda f: f.__name__)
 @pytest.mark.parametrize('layout', _LAYOUTS)
-def test_output_layouts_are_numpys(func, layout):
+def test_output_layouts_are_numpys(func, layout, in_both_modes):
     # A Fortran-ordered input gives Fortran-ordered outputs and gradients,
     # as NumPy's ufuncs (and Chainer 7.8) give; other layouts C order.
     rng = numpy.random.RandomState(5)
     x = _array(rng, (6, 7), numpy.float32, layout)
     gy = _array(rng, (6, 7), numpy.float32, layout)
-    flags = []
-    for mode in ('never', 'always'):
-        with chainer.using_config('use_chainerx_cpp', mode):
-            v = chainer.Variable(x.copy(order='K'))
-            y = func(v)
-            y.grad = gy
-            y.backward()
-        flags.append((y.array.flags.f_contiguous, y.array.flags.c_contiguous,
-                      v.grad.flags.f_contiguous, v.grad.flags.c_contiguous))
-        testing.assert_allclose(y.array, func(x).array, **_tol(x.dtype))
-    assert flags[0] == flags[1]
+    expected, actual = in_both_modes(_forward_backward(func, x, gy))
+    for e, a in zip(expected, actual):
+        assert (a.flags.f_contiguous, a.flags.c_contiguous) == (
+            e.flags.f_contiguous, e.flags.c_contiguous)
+        testing.assert_allclose(e, a, **_tol(x.dtype))

@@ -19,14 +19,6 @@ def _tol(dtype):
     return {'atol': 1e-13, 'rtol': 1e-12}
 
 
-def _both(compute):
-    with chainer.using_config('use_chainerx_cpp', 'never'):
-        expected = compute()
-    with chainer.using_config('use_chainerx_cpp', 'always'):
-        actual = compute()
-    return expected, actual
-
-
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
 @pytest.mark.parametrize('id_dtype', [numpy.int8, numpy.int32, numpy.int64])
 @pytest.mark.parametrize('ids_shape,w_shape', [
@@ -40,7 +32,7 @@ def _both(compute):
 @pytest.mark.parametrize('ignore_label', [None, -1, 2])
 @pytest.mark.parametrize('transposed', [False, True])
 def test_backward(dtype, id_dtype, ids_shape, w_shape, ignore_label,
-                  transposed):
+                  transposed, in_both_modes):
     rng = numpy.random.RandomState(0)
     low = -1 if ignore_label == -1 else 0
     ids = rng.randint(low, w_shape[0], ids_shape).astype(id_dtype)
@@ -58,7 +50,7 @@ def test_backward(dtype, id_dtype, ids_shape, w_shape, ignore_label,
         y.backward()
         return w.grad
 
-    expected, actual = _both(compute)
+    expected, actual = in_both_modes(compute)
     assert actual.dtype == expected.dtype
     testing.assert_allclose(expected, actual, **_tol(dtype))
 

@@ -31,14 +31,6 @@ def _tol(dtype):
     return {'atol': 1e-13, 'rtol': 1e-12}
 
 
-def _both(compute):
-    with chainer.using_config('use_chainerx_cpp', 'never'):
-        expected = compute()
-    with chainer.using_config('use_chainerx_cpp', 'always'):
-        actual = compute()
-    return expected, actual
-
-
 def _inputs(shape, dtype, transposed):
     cell_rows, rows, units, rest = shape
     rng = numpy.random.RandomState(0)
@@ -57,7 +49,7 @@ def _inputs(shape, dtype, transposed):
 @pytest.mark.parametrize('shape', _SHAPES)
 @pytest.mark.parametrize('transposed', [False, True])
 @pytest.mark.parametrize('grads', ['both', 'c', 'h'])
-def test_forward_backward(dtype, shape, transposed, grads):
+def test_forward_backward(dtype, shape, transposed, grads, in_both_modes):
     c0, x0, gc, gh = _inputs(shape, dtype, transposed)
 
     def compute():
@@ -74,7 +66,7 @@ def test_forward_backward(dtype, shape, transposed, grads):
         gc_prev, gx = chainer.grad(outputs, [c, x], grad_outputs)
         return c_next.array, h.array, gc_prev.array, gx.array
 
-    expected, actual = _both(compute)
+    expected, actual = in_both_modes(compute)
     for e, a in zip(expected, actual):
         assert a.dtype == e.dtype and a.shape == e.shape
         testing.assert_allclose(e, a, **_tol(dtype))
