@@ -93,6 +93,23 @@ def elementwise(kernel, *arrays):
     return kernel(*[numpy.asarray(a, order='C') for a in arrays])
 
 
+def call(arrays, dtypes, run):
+    """Returns ``run(kernels)`` with the kernel module for these arrays.
+
+    ``None`` when :func:`get` gives no kernels for them, or when the
+    kernel raises :data:`Unsupported`: the operation then runs its NumPy
+    code. ``run`` computes the kernel's arguments, so that no copy is
+    made for kernels that will not run.
+    """
+    kernels = get(arrays, dtypes)
+    if kernels is None:
+        return None
+    try:
+        return run(kernels)
+    except Unsupported:
+        return None
+
+
 def get(arrays, dtypes=FLOAT32):
     """Returns the kernel module for these arrays, or ``None``.
 

@@ -129,13 +129,8 @@ def log_softmax(x, axis, dtype=None):
 def _softmax_kernel(x, axis, log):
     # The compiled (log-)softmax of float32 or float64 NumPy arrays, or
     # None.
-    kernels = _kernels.get((x,), _kernels.FLOATS)
-    if kernels is None:
-        return None
-    try:
-        return kernels.softmax_forward(numpy.ascontiguousarray(x), axis, log)
-    except _kernels.Unsupported:
-        return None
+    return _kernels.call((x,), _kernels.FLOATS, lambda k: (
+        k.softmax_forward(numpy.ascontiguousarray(x), axis, log)))
 
 
 #: The logistic sigmoid for CUDA kernels: a ``sigmoid(x)`` template of the

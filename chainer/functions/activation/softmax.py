@@ -31,15 +31,9 @@ def _use_cudnn(x):
 def _grad_kernel(y, gy, axis, log):
     # The compiled gradient of the (log-)softmax from its output, for
     # float32 or float64 NumPy arrays, or None.
-    kernels = _kernels.get((y, gy), _kernels.FLOATS)
-    if kernels is None:
-        return None
-    try:
-        return kernels.softmax_backward(
-            numpy.ascontiguousarray(y), numpy.ascontiguousarray(gy), axis,
-            log)
-    except _kernels.Unsupported:
-        return None
+    return _kernels.call((y, gy), _kernels.FLOATS, lambda k: (
+        k.softmax_backward(numpy.ascontiguousarray(y),
+                           numpy.ascontiguousarray(gy), axis, log)))
 
 
 class Softmax(function_node.FunctionNode):

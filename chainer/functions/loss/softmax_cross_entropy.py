@@ -227,17 +227,14 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
                 or self.class_weight is not None
                 or not isinstance(self.ignore_label, int)):
             return None
-        kernels = _kernels.get((x,), _kernels.FLOATS)
-        if kernels is None:
+        results = _kernels.call(
+            (x,), _kernels.FLOATS, lambda k: k.softmax_cross_entropy_forward(
+                numpy.ascontiguousarray(x), numpy.ascontiguousarray(t),
+                self.ignore_label, self.reduce == 'mean', self.normalize,
+                self.cache_score))
+        if results is None:
             return None
-        try:
-            (loss, exp_x, sum_exp, self._index, self._weight,
-             coeff) = kernels.softmax_cross_entropy_forward(
-                 numpy.ascontiguousarray(x), numpy.ascontiguousarray(t),
-                 self.ignore_label, self.reduce == 'mean', self.normalize,
-                 self.cache_score)
-        except _kernels.Unsupported:
-            return None
+        loss, exp_x, sum_exp, self._index, self._weight, coeff = results
         if self.cache_score:
             self._exp_x = exp_x
             self._sum_exp = sum_exp
@@ -322,18 +319,13 @@ class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
         if self.soft_target or x.ndim != 2 or self.weight.dtype != bool:
             return None
         exp_x = self.exp_x
-        kernels = _kernels.get((x, gloss, exp_x), _kernels.FLOATS)
-        if kernels is None:
-            return None
-        if exp_x is not None:
-            exp_x = numpy.ascontiguousarray(exp_x)
-        try:
-            return kernels.softmax_cross_entropy_backward(
+        return _kernels.call(
+            (x, gloss, exp_x), _kernels.FLOATS,
+            lambda k: k.softmax_cross_entropy_backward(
                 numpy.ascontiguousarray(x), self.index, self.weight,
-                numpy.ascontiguousarray(gloss), self.coeff, exp_x,
-                self.sum_exp)
-        except _kernels.Unsupported:
-            return None
+                numpy.ascontiguousarray(gloss), self.coeff,
+                None if exp_x is None else numpy.ascontiguousarray(exp_x),
+                self.sum_exp))
 
     def backward(self, input_indexes, grad_outputs):
         raise RuntimeError(

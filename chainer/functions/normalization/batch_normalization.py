@@ -97,15 +97,16 @@ def _affine_normalize(x, mean, scale, beta, dtype):
         'chainer_batch_norm_affine')(x, mean, scale, beta.astype(dtype))
 
 
-def _kernels_for(x, gamma, axis, arrays):
-    # The kernel module where it computes this batch normalization: NumPy
-    # arrays normalized per channel of axis 1 (the default aggregation), in
-    # float32, or in float64 with spatial axes. None elsewhere.
+def _call_kernel(x, gamma, axis, arrays, run):
+    # run(kernels) where the kernels compute this batch normalization:
+    # NumPy arrays normalized per channel of axis 1 (the default
+    # aggregation), in float32, or in float64 with spatial axes. None
+    # elsewhere.
     if (gamma.ndim != 1 or not 2 <= x.ndim <= 5
             or tuple(axis) != (0,) + tuple(range(2, x.ndim))):
         return None
-    return _kernels.get(
-        arrays, _kernels.FLOATS if x.ndim > 2 else _kernels.FLOAT32)
+    return _kernels.call(
+        arrays, _kernels.FLOATS if x.ndim > 2 else _kernels.FLOAT32, run)
 
 
 def _contiguous(*arrays):
@@ -252,14 +253,10 @@ class BatchNormalization(function_node.FunctionNode):
         # not apply.
         if type(impl).get_mean_and_var is not _default_get_mean_and_var:
             return None
-        kernels = _kernels_for(x, gamma, axis, (x, gamma, beta))
-        if kernels is None:
-            return None
-        try:
-            return kernels.batch_normalization_forward(
-                *_contiguous(x, gamma, beta), self.eps)
-        except _kernels.Unsupported:
-            return None
+        return _call_kernel(
+            x, gamma, axis, (x, gamma, beta),
+            lambda k: k.batch_normalization_forward(
+                *_contiguous(x, gamma, beta), self.eps))
 
     def _update_running_statistics(self, mean, var, m):
         decay = self.decay
@@ -283,16 +280,11 @@ class BatchNormalization(function_node.FunctionNode):
 def _backward_kernel(x, gamma, gy, stats, global_stats):
     # (gx, ggamma, gbeta) from the kernel for the statistics of the
     # forward pass, or None where it does not apply.
-    kernels = _kernels_for(
-        x, gamma, stats.axis, (x, gamma, gy, stats.mean, stats.inv_std))
-    if kernels is None:
-        return None
-    try:
-        return kernels.batch_normalization_backward(
+    return _call_kernel(
+        x, gamma, stats.axis, (x, gamma, gy, stats.mean, stats.inv_std),
+        lambda k: k.batch_normalization_backward(
             *_contiguous(x, gamma, stats.mean.ravel(), stats.inv_std.ravel(),
-                         gy), global_stats)
-    except _kernels.Unsupported:
-        return None
+                         gy), global_stats))
 
 
 class BatchNormalizationGrad(function_node.FunctionNode):
@@ -419,13 +411,11 @@ class FixedBatchNormalization(function_node.FunctionNode):
         xp.sqrt(inv_std, out=inv_std)
         xp.reciprocal(inv_std, out=inv_std)
         self.inv_std = inv_std
-        kernels = _kernels_for(x, gamma, axis, inputs)
-        if kernels is not None:
-            try:
-                return kernels.fixed_batch_normalization_forward(
-                    *_contiguous(*inputs), self.eps),
-            except _kernels.Unsupported:
-                pass
+        y = _call_kernel(x, gamma, axis, inputs,
+                         lambda k: k.fixed_batch_normalization_forward(
+                             *_contiguous(*inputs), self.eps))
+        if y is not None:
+            return y,
         scale = gamma.reshape(stat_shape) * inv_std
         y = _affine_normalize(
             x, mean.reshape(stat_shape), scale, beta.reshape(stat_shape),

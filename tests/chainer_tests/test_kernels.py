@@ -1,0 +1,36 @@
+"""chainer._kernels: the door from the operations to the compiled kernels."""
+
+import numpy
+import pytest
+
+import chainer
+from chainer import _kernels
+
+_ARRAYS = (numpy.ones((2, 3), numpy.float32),)
+
+
+def test_call_is_none_when_the_kernels_are_off():
+    def run(kernels):
+        raise AssertionError('ran with the kernels off')
+    with chainer.using_config('use_chainerx_cpp', 'never'):
+        assert _kernels.call(_ARRAYS, _kernels.FLOATS, run) is None
+
+
+def test_call_is_none_for_other_dtypes_or_arrays():
+    def run(kernels):
+        raise AssertionError('ran for arrays the kernels do not take')
+    assert _kernels.call((numpy.ones(3, numpy.int32),), _kernels.FLOATS,
+                         run) is None
+    assert _kernels.call((_ARRAYS[0], _ARRAYS[0].astype('d')),
+                         _kernels.FLOATS, run) is None
+
+
+@pytest.mark.skipif(_kernels._module is None,
+                    reason='chainerx_cpp is not built')
+def test_call_runs_the_kernel_or_falls_back_on_unsupported():
+    assert _kernels.call(_ARRAYS, _kernels.FLOATS,
+                         lambda k: k is _kernels._module) is True
+
+    def refuse(kernels):
+        raise _kernels.Unsupported('not covered')
+    assert _kernels.call(_ARRAYS, _kernels.FLOATS, refuse) is None
