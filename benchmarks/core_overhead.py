@@ -62,7 +62,10 @@ def main():
             rtol=1e-5)
         funcs['torch'] = lambda: torch_pass(torch, x_data)
     times = compare_ms(funcs, args.repeat, args.number)
-    print('chainer (this project): {:.3f} ms/pass'.format(times['chainer']))
+    from chainer import function_node
+    core = 'Python' if function_node._compiled_core is None else 'compiled'
+    print('chainer (this project, {} core): {:.3f} ms/pass'.format(
+        core, times['chainer']))
     if torch is not None:
         print('torch {}: {:.3f} ms/pass'.format(
             torch.__version__, times['torch']))

@@ -436,6 +436,17 @@ def _run_backward(func, target_input_indexes, grad_outputs, grads,
     return in_grads
 
 
+def _raise_no_output_grad(func, error):
+    # As in Chainer, a node runs even when none of its outputs has a
+    # gradient (a non-scalar output whose grad was never set): most backward
+    # implementations then fail, reported as this TypeError.
+    raise TypeError(
+        'backward of {} got no gradient for any of its outputs: set the '
+        'grad of a non-scalar variable before calling its backward (it is '
+        'cleared after each backward unless retain_grad=True)'.format(
+            func.label)) from error
+
+
 def backprop_to_all(outputs, retain_grad, loss_scale):
     """Backprops from the outputs to every leaf that requires a gradient.
 
@@ -474,9 +485,6 @@ def backprop_to_all(outputs, retain_grad, loss_scale):
         if not target_input_indexes:
             continue
         target_input_indexes = tuple(target_input_indexes)
-        # As in Chainer, a node runs even when none of its outputs has
-        # a gradient (a non-scalar output whose grad was never set): most
-        # backward implementations then fail, reported as a TypeError.
         try:
             in_grads = _run_backward(
                 func, target_input_indexes, grad_outputs, grads, is_debug,
@@ -484,11 +492,7 @@ def backprop_to_all(outputs, retain_grad, loss_scale):
         except Exception as e:
             if any([gy is not None for gy in grad_outputs]):
                 raise
-            raise TypeError(
-                'backward of {} got no gradient for any of its outputs: '
-                'set the grad of a non-scalar variable before calling its '
-                'backward (it is cleared after each backward unless '
-                'retain_grad=True)'.format(func.label)) from e
+            _raise_no_output_grad(func, e)
         del grad_outputs
         for node, node_grads in in_grads.items():
             if not node_grads:

@@ -77,6 +77,19 @@ def _enabled():
         _MODES, mode))
 
 
+def compiled_core():
+    """Returns the extension module for the autograd core's bookkeeping,
+    or ``None``.
+
+    Unlike the kernels, it is chosen once, when Chainer is imported: it is
+    used whenever the kernels are built, unless ``CHAINER_USE_CHAINERX_CPP``
+    is ``'never'`` then.
+    """
+    if os.environ.get('CHAINER_USE_CHAINERX_CPP') == 'never':
+        return None
+    return _module
+
+
 def elementwise(kernel, *arrays):
     """Runs an element-wise kernel on arrays of one shape.
 

@@ -7,6 +7,7 @@ import weakref
 import numpy
 
 from chainer import _backprop
+from chainer import _kernels
 from chainer import backend
 from chainer.backends import cuda
 from chainer import configuration
@@ -157,10 +158,7 @@ class FunctionNode:
                 outputs = self.forward(in_data)
         else:
             outputs = self.forward(in_data)
-        if type(outputs) is not tuple:
-            raise TypeError(
-                'forward output must be a tuple ({})\nActual: {}'.format(
-                    self.label, type(outputs)))
+        _check_forward_outputs(self, outputs)
 
         if hooks:
             for hook in hooks:
@@ -174,12 +172,6 @@ class FunctionNode:
                         self.label))
             self.stack = traceback.extract_stack()
 
-        for y in outputs:
-            if not isinstance(y, _ARRAY_TYPES) and y is not None:
-                raise TypeError(
-                    'forward output must be a tuple of ndarrays.\n'
-                    'Function: {}\nActual output types: {}'.format(
-                        self.label, tuple([type(y) for y in outputs])))
         init = _init_variable
         if len(outputs) == 1:
             ret = init(_new_object(_Variable), outputs[0], None,
@@ -413,6 +405,20 @@ class FunctionNode:
         self._n_local_function_hooks = len(hooks)
 
 
+def _check_forward_outputs(func, outputs):
+    """Raises TypeError unless ``outputs`` is a tuple of arrays or None."""
+    if type(outputs) is not tuple:
+        raise TypeError(
+            'forward output must be a tuple ({})\nActual: {}'.format(
+                func.label, type(outputs)))
+    for y in outputs:
+        if not isinstance(y, _ARRAY_TYPES) and y is not None:
+            raise TypeError(
+                'forward output must be a tuple of ndarrays.\n'
+                'Function: {}\nActual output types: {}'.format(
+                    func.label, tuple([type(y) for y in outputs])))
+
+
 def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
          set_grad=False, retain_grad=False, enable_double_backprop=False,
          loss_scale=None):
@@ -483,3 +489,56 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
         for x, gx in zip(inputs, results):
             x._set_grad_var_without_check(gx)
     return results
+
+
+def _use_compiled_core():
+    """Puts the compiled bookkeeping of ``chainerx_cpp`` in the place of
+    :meth:`FunctionNode.apply` and of the backward traversal.
+
+    The Python code stays the reference: the compiled one hands it every
+    case but the common one (see ``chainerx_cpp/core.cpp``). It is used when
+    the kernels are built, unless ``CHAINER_USE_CHAINERX_CPP`` is
+    ``'never'`` when Chainer is imported.
+    """
+    global _compiled_core
+    core = _kernels.compiled_core()
+    if core is None:
+        return
+    core.core_init({
+        'variable': _Variable,
+        'variable_node': variable.VariableNode,
+        'ndarray': numpy.ndarray,
+        'as_variable': variable.as_variable,
+        'python_apply': FunctionNode.apply,
+        'check_forward_outputs': _check_forward_outputs,
+        'config_local': _config_local,
+        'global_settings': _global_settings,
+        'hooks_local': _hooks_local,
+        'config': configuration.config,
+        'get_function_hooks': function_hook.get_function_hooks,
+        'python_backprop_to_all': _backprop.backprop_to_all,
+        'grad_table': _backprop._GradTable,
+        'run_backward': _backprop._run_backward,
+        'normalize_grad_inputs': _backprop.normalize_grad_inputs,
+        'as_grad_var': _backprop._as_grad_var,
+        'sum_in_table': _backprop._sum_in_table,
+        'table_sum_refs': _backprop._table_sum_refs,
+        'check_grad_type': variable._check_grad_type,
+        'base_backward_accumulate': FunctionNode.backward_accumulate,
+        'no_output_grad_error': _backprop._raise_no_output_grad,
+    })
+    _compiled_core = core.apply_method(FunctionNode), core.backprop_to_all
+    _set_core(_compiled_core)
+
+
+def _set_core(core):
+    """Makes ``core``, an ``(apply, backprop_to_all)`` pair, the one in use.
+    """
+    FunctionNode.apply, _backprop.backprop_to_all = core
+    _backprop._backprop_to_all = core[1]
+
+
+# The Python bookkeeping, and the compiled one where it is used (else None).
+_python_core = FunctionNode.apply, _backprop.backprop_to_all
+_compiled_core = None
+_use_compiled_core()

@@ -99,5 +99,6 @@ void register_lstm(py::module_& m);
 void register_embed(py::module_& m);
 void register_optimizers(py::module_& m);
 void register_linear(py::module_& m);
+void register_core(py::module_& m);
 
 }  // namespace chainerx_cpp

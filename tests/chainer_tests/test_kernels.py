@@ -28,9 +28,10 @@ def test_call_is_none_for_other_dtypes_or_arrays():
 @pytest.mark.skipif(_kernels._module is None,
                     reason='chainerx_cpp is not built')
 def test_call_runs_the_kernel_or_falls_back_on_unsupported():
-    assert _kernels.call(_ARRAYS, _kernels.FLOATS,
-                         lambda k: k is _kernels._module) is True
-
     def refuse(kernels):
         raise _kernels.Unsupported('not covered')
-    assert _kernels.call(_ARRAYS, _kernels.FLOATS, refuse) is None
+    # Whatever CHAINER_USE_CHAINERX_CPP says for the rest of the suite.
+    with chainer.using_config('use_chainerx_cpp', 'auto'):
+        assert _kernels.call(_ARRAYS, _kernels.FLOATS,
+                             lambda k: k is _kernels._module) is True
+        assert _kernels.call(_ARRAYS, _kernels.FLOATS, refuse) is None

@@ -1,0 +1,456 @@
+"""The compiled bookkeeping of FunctionNode.apply and backward against the
+Python one: each scenario runs with both and must give the same values,
+gradients, graph and errors."""
+
+import gc
+import os
+import subprocess
+import sys
+import weakref
+
+import numpy
+import pytest
+
+import chainer
+from chainer import function_node
+import chainer.functions as F
+
+
+CORES = ('python', 'compiled')
+
+
+@pytest.fixture
+def use_core():
+    """``use_core(name)`` switches to that bookkeeping until the test ends.
+    """
+    if function_node._compiled_core is None:
+        pytest.skip('the compiled core is off (CHAINER_USE_CHAINERX_CPP)')
+
+    def use(name):
+        function_node._set_core(
+            function_node._python_core if name == 'python'
+            else function_node._compiled_core)
+
+    yield use
+    function_node._set_core(function_node._compiled_core)
+
+
+def _both(use_core, scenario):
+    results = []
+    for name in CORES:
+        use_core(name)
+        results.append(scenario())
+    return results
+
+
+def _assert_same(expected, actual):
+    if isinstance(expected, (tuple, list)):
+        assert type(expected) is type(actual)
+        assert len(expected) == len(actual)
+        for e, a in zip(expected, actual):
+            _assert_same(e, a)
+    elif isinstance(expected, numpy.ndarray):
+        assert type(actual) is numpy.ndarray
+        assert expected.dtype == actual.dtype
+        assert expected.flags.f_contiguous == actual.flags.f_contiguous
+        numpy.testing.assert_array_equal(expected, actual)
+    else:
+        assert expected == actual
+
+
+def _same(use_core, scenario):
+    expected, actual = _both(use_core, scenario)
+    _assert_same(expected, actual)
+    return actual
+
+
+def _error(use_core, scenario):
+    errors = []
+    for name in CORES:
+        use_core(name)
+        with pytest.raises(Exception) as info:
+            scenario()
+        errors.append(info.value)
+    expected, actual = errors
+    assert type(expected) is type(actual)
+    assert str(expected) == str(actual)
+    return actual
+
+
+class _Recorded(chainer.FunctionNode):
+    """x * w + b with every input retained; logs the order of backward."""
+
+    def __init__(self, log, name):
+        self.log = log
+        self.name = name
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        self.retain_outputs((0,))
+        x, w = inputs
+        return x * w, x + w
+
+    def backward(self, indexes, grad_outputs):
+        self.log.append((self.name, indexes))
+        x, w = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        gy, gz = grad_outputs
+        ret = []
+        for i in indexes:
+            g = (gy * (w if i == 0 else x)) if gy is not None else None
+            if gz is not None:
+                g = gz if g is None else g + gz
+            ret.append(g)
+        return tuple(ret)
+
+
+def test_compiled_core_is_in_use():
+    if function_node._compiled_core is None:
+        pytest.skip('the compiled core is off')
+    assert chainer.FunctionNode.apply is function_node._compiled_core[0]
+    assert chainer._backprop.backprop_to_all is \
+        function_node._compiled_core[1]
+
+
+def test_python_core_when_never():
+    code = ('import chainer; from chainer import function_node as f; '
+            'assert f._compiled_core is None; '
+            'assert chainer.FunctionNode.apply is f._python_core[0]')
+    env = dict(os.environ, CHAINER_USE_CHAINERX_CPP='never')
+    subprocess.run([sys.executable, '-c', code], env=env, check=True)
+
+
+def test_graph_and_gradients(use_core):
+    def scenario():
+        log = []
+        rng = numpy.random.RandomState(0)
+        x = chainer.Variable(rng.rand(3, 2).astype(numpy.float32))
+        w = chainer.Variable(rng.rand(3, 2).astype(numpy.float32))
+        w.grad = numpy.ones((3, 2), numpy.float32)  # accumulated into
+        y, z = _Recorded(log, 'a').apply((x, w))
+        u, v = _Recorded(log, 'b').apply((y, x))   # x used twice
+        h = F.sum(u * 2.0 + z) + F.sum(v) + F.sum(x)
+        h.backward(loss_scale=2.0)
+        return ([x.grad, w.grad, log, x._loss_scale, y.grad,
+                 y.creator_node.rank, h.creator_node.rank, h.rank,
+                 y.requires_grad, y.creator_node.inputs[0] is x.node])
+    _same(use_core, scenario)
+
+
+def test_retain_grad_and_constants(use_core):
+    def scenario():
+        x = chainer.Variable(numpy.arange(4, dtype=numpy.float64))
+        c = numpy.full(4, 3.0)
+        y = x * c                  # an array input: a constant
+        z = F.tanh(y) * y
+        loss = F.sum(z)
+        loss.backward(retain_grad=True)
+        return [x.grad, y.grad, z.grad, loss.grad,
+                y.creator_node.inputs[1].requires_grad]
+    _same(use_core, scenario)
+
+
+def test_iterable_inputs_and_arrays(use_core):
+    def scenario():
+        a = numpy.ones(3, numpy.float32)
+        ys = F.identity(a).creator_node.apply(iter([a]))
+        y = F.identity(a)
+        return [y.requires_grad, y.creator_node is not None, ys[0].array,
+                ys[0].requires_grad]
+    _same(use_core, scenario)
+
+
+def test_no_backprop_mode(use_core):
+    def scenario():
+        x = chainer.Variable(numpy.ones(2, numpy.float32))
+        with chainer.no_backprop_mode():
+            y = x * 3.0
+        return [y.creator_node is None, y.requires_grad, y.rank, y.array]
+    _same(use_core, scenario)
+
+
+def test_type_check_off(use_core):
+    calls = []
+
+    class Checked(chainer.FunctionNode):
+        def check_type_forward(self, in_types):
+            calls.append(1)
+
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+    def scenario():
+        del calls[:]
+        x = numpy.ones(2, numpy.float32)
+        Checked().apply((x,))
+        with chainer.using_config('type_check', False):
+            Checked().apply((x,))
+        return len(calls)
+    assert _same(use_core, scenario) == 1
+
+
+def test_type_check_error(use_core):
+    def scenario():
+        F.sum(numpy.ones(2, numpy.int32)) * numpy.ones(3, numpy.float32)
+    _error(use_core, scenario)
+
+
+@pytest.mark.parametrize('outputs', [
+    lambda x: [x],            # not a tuple
+    lambda x: (x, 1),         # not an array
+])
+def test_bad_forward_outputs(use_core, outputs):
+    class Bad(chainer.FunctionNode):
+        def forward(self, inputs):
+            return outputs(inputs[0])
+
+    error = _error(use_core, lambda: Bad().apply(
+        (numpy.ones(2, numpy.float32),)))
+    assert isinstance(error, TypeError)
+
+
+def test_none_output(use_core):
+    class WithNone(chainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2, None
+
+        def backward(self, indexes, grad_outputs):
+            return grad_outputs[0] * 2,
+
+    def scenario():
+        x = chainer.Variable(numpy.ones(2, numpy.float32))
+        y, n = WithNone().apply((x,))
+        F.sum(y).backward()
+        return [n.array is None, n.node.shape is None, x.grad]
+    _same(use_core, scenario)
+
+
+def test_reapplied_node_forgets_retained(use_core):
+    class Once(chainer.FunctionNode):
+        first = True
+
+        def forward(self, inputs):
+            if Once.first:
+                self.retain_inputs((0,))
+                self.retain_outputs((0,))
+                Once.first = False
+            return inputs[0] + 1,
+
+    def scenario():
+        Once.first = True
+        node = Once()
+        x = chainer.Variable(numpy.ones(2, numpy.float32))
+        node.apply((x,))
+        node.apply((x,))
+        return [node._input_indexes_to_retain,
+                node._output_indexes_to_retain]
+    assert _same(use_core, scenario) == [None, None]
+
+
+def test_retained_output_outlives_variable(use_core):
+    def scenario():
+        x = chainer.Variable(numpy.array([0.5, -1.0], numpy.float32))
+        loss = F.sum(F.sigmoid(x))   # sigmoid retains its output
+        gc.collect()
+        loss.backward()
+        return x.grad
+    _same(use_core, scenario)
+
+
+def test_outputs_freed_with_graph(use_core):
+    def scenario():
+        x = chainer.Variable(numpy.ones(2, numpy.float32))
+        y = x * 2.0
+        ref = weakref.ref(y.creator_node)
+        node_ref = weakref.ref(y.node)
+        del y
+        gc.collect()
+        return [ref() is None, node_ref() is None]
+    assert _same(use_core, scenario) == [True, True]
+
+
+def test_hooks_see_every_call(use_core):
+    class Hook(chainer.FunctionHook):
+        def __init__(self):
+            self.calls = []
+
+        def forward_preprocess(self, function, in_data):
+            self.calls.append(('fwd', function.label))
+
+        def backward_postprocess(self, function, in_data, out_grad):
+            self.calls.append(('bwd', function.label))
+
+    def scenario():
+        hook = Hook()
+        x = chainer.Variable(numpy.ones(2, numpy.float32))
+        with hook:
+            loss = F.sum(x * 2.0)
+            loss.backward()
+        local = Hook()
+        y = x * 3.0
+        y.creator_node.add_hook(local)
+        F.sum(y).backward()
+        return [hook.calls, local.calls]
+    _same(use_core, scenario)
+
+
+def test_backward_accumulate_override(use_core):
+    class Accumulating(chainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+        def backward_accumulate(self, indexes, grad_outputs, grad_inputs):
+            gx = grad_outputs[0] * 2
+            g, = grad_inputs
+            return (gx if g is None else gx + g),
+
+    def scenario():
+        x = chainer.Variable(numpy.arange(3, dtype=numpy.float32))
+        y, = Accumulating().apply((x,))
+        F.sum(y * y + x).backward()
+        return x.grad
+    _same(use_core, scenario)
+
+
+def test_double_backprop(use_core):
+    def scenario():
+        x = chainer.Variable(numpy.array([0.3, -0.7], numpy.float64))
+        y = F.sum(F.sin(x) * x)
+        gx, = chainer.grad([y], [x], enable_double_backprop=True)
+        F.sum(gx * gx).backward()
+        x2 = chainer.Variable(x.array.copy())
+        F.sum(x2 * x2 * x2).backward(enable_double_backprop=True)
+        gg = x2.grad_var
+        x2.cleargrad()
+        F.sum(gg).backward()
+        return [gx.array, x.grad, x2.grad]
+    _same(use_core, scenario)
+
+
+def test_wrong_number_of_gradients(use_core):
+    class Wrong(chainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] + inputs[1],
+
+        def backward(self, indexes, grad_outputs):
+            return grad_outputs * 3
+
+    def scenario():
+        x = chainer.Variable(numpy.ones(2, numpy.float32))
+        w = chainer.Variable(numpy.ones(2, numpy.float32))
+        y, = Wrong().apply((x, w))
+        F.sum(y).backward()
+    assert isinstance(_error(use_core, scenario), ValueError)
+
+
+@pytest.mark.parametrize('bad', ['shape', 'dtype', 'type'])
+def test_wrong_gradient(use_core, bad):
+    class Wrong(chainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+        def backward(self, indexes, grad_outputs):
+            gy, = grad_outputs
+            if bad == 'shape':
+                return chainer.Variable(numpy.ones(3, numpy.float32)),
+            if bad == 'dtype':
+                return chainer.Variable(gy.array.astype(numpy.float64)),
+            return chainer.Variable(numpy.float32(1)),
+
+    def scenario():
+        x = chainer.Variable(numpy.ones(2, numpy.float32))
+        y, = Wrong().apply((x,))
+        F.sum(y).backward()
+    _error(use_core, scenario)
+
+
+def test_no_output_gradient(use_core):
+    def scenario():
+        x = chainer.Variable(numpy.ones(2, numpy.float32))
+        (x * 2.0).backward()
+    error = _error(use_core, scenario)
+    assert isinstance(error, TypeError)
+    assert error.__cause__ is not None
+
+
+def test_dead_output_and_unused_output(use_core):
+    def scenario():
+        x = chainer.Variable(numpy.arange(4, dtype=numpy.float32))
+        a, b = F.split_axis(x, 2, 0)
+        del b
+        F.sum(a * a).backward()
+        return x.grad
+    _same(use_core, scenario)
+
+
+def test_old_style_function(use_core):
+    class Twice(chainer.Function):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+        def backward(self, inputs, grad_outputs):
+            return grad_outputs[0] * 2,
+
+    def scenario():
+        x = chainer.Variable(numpy.arange(3, dtype=numpy.float32))
+        y = Twice()(x)
+        F.sum(y * y).backward()
+        return x.grad
+    _same(use_core, scenario)
+
+
+def test_debug_mode_finds_nan(use_core):
+    def scenario():
+        x = chainer.Variable(numpy.array([-1.0], numpy.float32))
+        with chainer.using_config('debug', True):
+            F.log(x)
+    assert isinstance(_error(use_core, scenario), RuntimeError)
+
+
+def test_linear_sums_in_place(use_core):
+    # Linear adds into the table's sums (the Python path of the step).
+    def scenario():
+        rng = numpy.random.RandomState(1)
+        link = chainer.links.Linear(3, 4)
+        link.W.array[...] = rng.rand(4, 3)
+        x = chainer.Variable(rng.rand(5, 3).astype(numpy.float32))
+        h = x
+        for _ in range(3):
+            h = F.tanh(link(h)[:, :3])
+        link.cleargrads()
+        F.sum(h).backward()
+        return [x.grad, link.W.grad, link.b.grad]
+    expected, actual = _both(use_core, scenario)
+    for e, a in zip(expected, actual):
+        numpy.testing.assert_allclose(e, a, rtol=1e-6, atol=1e-7)
+
+
+def test_no_reference_leaks(use_core):
+    use_core('compiled')
+    link = chainer.links.Linear(4, 3)
+    x_data = numpy.ones((2, 4), numpy.float32)
+
+    def step():
+        x = chainer.Variable(x_data)
+        h = x
+        for _ in range(10):
+            h = F.tanh(h * 1.5 + 0.5)
+        F.sum(h).backward(retain_grad=True)
+        a, b = F.split_axis(x, 2, 1)
+        F.sum(a * 2.0).backward()
+        link.cleargrads()
+        F.sum(link(x)).backward()
+
+    def live():
+        gc.collect()
+        kinds = (chainer.Variable, chainer.variable.VariableNode,
+                 chainer.FunctionNode)
+        return sum(isinstance(o, kinds) for o in gc.get_objects())
+
+    def counts(n_steps):
+        for _ in range(n_steps):
+            step()
+        return live(), [sys.getrefcount(v) for v in (None, True, False, 1)]
+
+    counts(5)  # the first calls fill caches
+    assert counts(10) == counts(50)
