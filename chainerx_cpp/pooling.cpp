@@ -171,6 +171,76 @@ void max_forward_planes(const Window& w, const T* x, T* y, int64_t* index) {
     }
 }
 
+// Whether the windows are 2x2, two apart and inside the image: the tiling
+// of 2-D max pooling with ksize 2 (LeNet's, VGG's), which the loops below
+// run with the taps unrolled.
+bool tiles_2x2(const Window& w) {
+    return w.k[0] == 1 && w.s[0] == 1 && w.p[0] == 0 && w.out[0] == w.in[0] &&
+           w.k[1] == 2 && w.k[2] == 2 && w.s[1] == 2 && w.s[2] == 2 &&
+           w.p[1] == 0 && w.p[2] == 0 && 2 * w.out[1] <= w.in[1] &&
+           2 * w.out[2] <= w.in[2];
+}
+
+// max_forward_planes for tiles_2x2: the same maxima, indexes and NaN rule
+// (a window with a NaN gives NaN and index 0), branch-free so that the
+// loop over a row vectorizes.
+template <typename T>
+void max_forward_2x2(const Window& w, const T* x, T* y, int64_t* index) {
+    const int64_t in_w = w.in[2], out_h = w.out[1], out_w = w.out[2];
+    const int64_t rows = w.planes * w.in[0] * out_h;
+    const bool many = rows * out_w * 4 >= loops::kParallelGrainHeavy;
+#pragma omp parallel for schedule(static) if (many)
+    for (int64_t row = 0; row < rows; ++row) {
+        const int64_t oh = row % out_h;
+        const T* __restrict top = x + (row / out_h * w.in[1] + 2 * oh) * in_w;
+        const T* __restrict bottom = top + in_w;
+        T* __restrict yp = y + row * out_w;
+        int64_t* __restrict ip = index + row * out_w;
+        for (int64_t ow = 0; ow < out_w; ++ow) {
+            const T a = top[2 * ow], b = top[2 * ow + 1];
+            const T c = bottom[2 * ow], d = bottom[2 * ow + 1];
+            // The first maximum: a later tap wins only when greater.
+            T best = a;
+            int64_t tap = 0;
+            tap = b > best ? 1 : tap;
+            best = b > best ? b : best;
+            tap = c > best ? 2 : tap;
+            best = c > best ? c : best;
+            tap = d > best ? 3 : tap;
+            best = d > best ? d : best;
+            const bool nan = (a != a) | (b != b) | (c != c) | (d != d);
+            yp[ow] = nan ? std::numeric_limits<T>::quiet_NaN() : best;
+            ip[ow] = nan ? 0 : tap;
+        }
+    }
+}
+
+// max_backward_planes for tiles_2x2: the gradient of each output goes to
+// the input its index names, stored without a branch on the index.
+template <typename T>
+void max_backward_2x2(const Window& w, const T* gy, const int64_t* index,
+                      T* gx) {
+    const int64_t in_h = w.in[1], in_w = w.in[2];
+    const int64_t out_h = w.out[1], out_w = w.out[2];
+    const int64_t planes = w.planes * w.in[0];
+    const bool many = planes * in_h * in_w >= loops::kParallelGrainHeavy;
+#pragma omp parallel for schedule(static) if (many)
+    for (int64_t plane = 0; plane < planes; ++plane) {
+        T* gxp = gx + plane * in_h * in_w;
+        std::fill(gxp, gxp + in_h * in_w, T(0));
+        const T* g = gy + plane * out_h * out_w;
+        const int64_t* ip = index + plane * out_h * out_w;
+        for (int64_t oh = 0; oh < out_h; ++oh) {
+            T* top = gxp + 2 * oh * in_w;
+            for (int64_t ow = 0; ow < out_w; ++ow, ++g, ++ip) {
+                const uint64_t tap = static_cast<uint64_t>(*ip);
+                if (tap >= 4) continue;  // not an index of the forward
+                top[(tap >> 1) * in_w + 2 * ow + (tap & 1)] = *g;
+            }
+        }
+    }
+}
+
 template <typename T>
 void max_backward_planes(const Window& w, const T* gy, const int64_t* index,
                          T* gx) {
@@ -268,8 +338,12 @@ py::tuple max_forward(const array& x, const std::vector<int64_t>& out,
     loops::with_float(x, [&](auto zero) {
         using T = decltype(zero);
         py::gil_scoped_release release;
-        max_forward_planes(w, loops::in<T>(x), loops::out<T>(y),
-                           pindex);
+        if (tiles_2x2(w)) {
+            max_forward_2x2(w, loops::in<T>(x), loops::out<T>(y), pindex);
+        } else {
+            max_forward_planes(w, loops::in<T>(x), loops::out<T>(y),
+                               pindex);
+        }
     });
     return py::make_tuple(y, index);
 }
@@ -290,8 +364,12 @@ array max_backward(const array& gy, const py::array_t<int64_t>& index,
     loops::with_float(gy, [&](auto zero) {
         using T = decltype(zero);
         py::gil_scoped_release release;
-        max_backward_planes(w, loops::in<T>(gy), pindex,
-                            loops::out<T>(gx));
+        if (tiles_2x2(w)) {
+            max_backward_2x2(w, loops::in<T>(gy), pindex, loops::out<T>(gx));
+        } else {
+            max_backward_planes(w, loops::in<T>(gy), pindex,
+                                loops::out<T>(gx));
+        }
     });
     return gx;
 }

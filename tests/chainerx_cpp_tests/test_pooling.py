@@ -11,6 +11,10 @@ from chainer import testing
 _CASES = [
     # (input shape, ksize, stride, pad, cover_all)
     ((2, 3, 8, 8), 2, None, 0, True),
+    # 2x2 tiles with a row and a column outside every window.
+    ((2, 3, 9, 7), 2, 2, 0, False),
+    ((3, 4, 6, 10), (2, 2), 2, 0, True),
+    ((4, 16, 64, 64), 2, None, 0, True),  # split over threads
     ((2, 3, 11, 9), 3, 2, 1, True),
     ((2, 3, 11, 9), 3, 2, 1, False),
     ((1, 2, 7, 7), (2, 3), (1, 2), (1, 0), True),
