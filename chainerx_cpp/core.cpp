@@ -366,12 +366,25 @@ bool check_outputs(PyObject* func, PyObject* outputs) {
     return static_cast<bool>(r);
 }
 
+// The Python function `python` called with `self` and the arguments of a
+// vectorcall: for calls with keywords or a wrong number of arguments, which
+// get Python's own handling and errors.
+PyObject* call_python(PyObject* python, PyObject* self, PyObject* const* args,
+                      Py_ssize_t nargs, PyObject* kwnames) {
+    const Py_ssize_t n_kw = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
+    std::vector<PyObject*> all;
+    if (self != nullptr) all.push_back(self);
+    all.insert(all.end(), args, args + nargs + n_kw);
+    return PyObject_Vectorcall(python, all.data(),
+                               static_cast<Py_ssize_t>(all.size()) - n_kw,
+                               kwnames);
+}
+
 // FunctionNode.apply(self, inputs).
-PyObject* apply(PyObject* func, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 1) {
-        PyErr_Format(PyExc_TypeError,
-                     "apply() takes exactly one argument (%zd given)", nargs);
-        return nullptr;
+PyObject* apply(PyObject* func, PyObject* const* args, Py_ssize_t nargs,
+                PyObject* kwnames) {
+    if (nargs != 1 || kwnames != nullptr) {
+        return call_python(st.python_apply, func, args, nargs, kwnames);
     }
     Ref seq(as_sequence(args[0]));
     if (!seq) return nullptr;
@@ -935,11 +948,15 @@ bool plain_pairs(PyObject* outputs) {
 }
 
 // _backprop.backprop_to_all(outputs, retain_grad, loss_scale).
-PyObject* backprop_to_all(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 3) {
-        PyErr_Format(PyExc_TypeError,
-                     "backprop_to_all() takes 3 arguments (%zd given)", nargs);
+PyObject* backprop_to_all(PyObject*, PyObject* const* args, Py_ssize_t nargs,
+                          PyObject* kwnames) {
+    if (!initialized) {
+        PyErr_SetString(PyExc_RuntimeError, "core_init has not run");
         return nullptr;
+    }
+    if (nargs != 3 || kwnames != nullptr) {
+        return call_python(st.python_backprop_to_all, nullptr, args, nargs,
+                           kwnames);
     }
     int debug = attr_true(st.config, s_debug);
     if (debug < 0) return nullptr;
@@ -948,8 +965,8 @@ PyObject* backprop_to_all(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     int has_hooks = PyObject_IsTrue(hooks.get());
     if (has_hooks < 0) return nullptr;
     if (debug || has_hooks || !plain_pairs(args[0])) {
-        return PyObject_Vectorcall(st.python_backprop_to_all, args, nargs,
-                                   nullptr);
+        return call_python(st.python_backprop_to_all, nullptr, args, nargs,
+                           nullptr);
     }
     int retain_grad = PyObject_IsTrue(args[1]);
     if (retain_grad < 0) return nullptr;
@@ -1056,7 +1073,7 @@ PyObject* core_init(PyObject*, PyObject* names) {
 
 PyMethodDef apply_def = {
     "apply", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(apply)),
-    METH_FASTCALL,
+    METH_FASTCALL | METH_KEYWORDS,
     "apply($self, inputs, /)\n--\n\n"
     "Computes the outputs and links the node into the graph."};
 
@@ -1073,15 +1090,6 @@ PyObject* apply_method(PyObject*, PyObject* cls) {
     return PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(cls), &apply_def);
 }
 
-PyObject* backprop_entry(PyObject* self, PyObject* const* args,
-                         Py_ssize_t nargs) {
-    if (!initialized) {
-        PyErr_SetString(PyExc_RuntimeError, "core_init has not run");
-        return nullptr;
-    }
-    return backprop_to_all(self, args, nargs);
-}
-
 PyMethodDef core_methods[] = {
     {"core_init", core_init, METH_O,
      "Takes the classes and helpers of the Python autograd core."},
@@ -1089,8 +1097,8 @@ PyMethodDef core_methods[] = {
      "FunctionNode.apply of the compiled core, as a method of the class."},
     {"backprop_to_all",
      reinterpret_cast<PyCFunction>(
-         reinterpret_cast<void (*)()>(backprop_entry)),
-     METH_FASTCALL,
+         reinterpret_cast<void (*)()>(backprop_to_all)),
+     METH_FASTCALL | METH_KEYWORDS,
      "backprop_to_all(outputs, retain_grad, loss_scale) of the compiled "
      "core."},
     {nullptr, nullptr, 0, nullptr}};

@@ -454,3 +454,16 @@ def test_no_reference_leaks(use_core):
 
     counts(5)  # the first calls fill caches
     assert counts(10) == counts(50)
+
+
+def test_keyword_and_wrong_arguments(use_core):
+    def scenario():
+        x = chainer.Variable(numpy.arange(3, dtype=numpy.float32))
+        y, = F.identity(x).creator_node.apply(inputs=(x,))
+        y.grad = numpy.ones(3, numpy.float32)
+        chainer._backprop.backprop_to_all(
+            [(y.node, y.grad_var)], retain_grad=False, loss_scale=None)
+        return [y.array, x.grad]
+    _same(use_core, scenario)
+    _error(use_core, lambda: F.identity(numpy.ones(1)).creator_node.apply())
+    _error(use_core, lambda: chainer._backprop.backprop_to_all([], False))
