@@ -450,10 +450,14 @@ def test_no_reference_leaks(use_core):
     def counts(n_steps):
         for _ in range(n_steps):
             step()
-        return live(), [sys.getrefcount(v) for v in (None, True, False, 1)]
+        return [live()] + [sys.getrefcount(v) for v in (None, True, False, 1)]
 
-    counts(5)  # the first calls fill caches
-    assert counts(10) == counts(50)
+    # A reference or object lost per step would grow by 40 from the first
+    # count to the second; caches filled on the way may add one or two.
+    counts(5)
+    before = counts(10)
+    after = counts(50)
+    assert all([b - a < 10 for a, b in zip(before, after)]), (before, after)
 
 
 def test_keyword_and_wrong_arguments(use_core):
