@@ -260,6 +260,13 @@ PyObject* as_sequence(PyObject* it) {
     return PySequence_List(it);
 }
 
+// `x` if it is a Variable, else what the Python function `convert` makes
+// of it (a new reference, or nullptr with the error).
+PyObject* to_variable(PyObject* x, PyObject* convert) {
+    if (PyObject_TypeCheck(x, st.variable)) return Py_NewRef(x);
+    return PyObject_CallOneArg(convert, x);
+}
+
 // A new bare instance of `type`, as object.__new__(type) makes it.
 PyObject* new_object(PyTypeObject* type) { return type->tp_alloc(type, 0); }
 
@@ -395,13 +402,8 @@ PyObject* apply(PyObject* func, PyObject* const* args, Py_ssize_t nargs,
     bool requires_grad = false;
     for (Py_ssize_t i = 0; i < n; ++i) {
         PyObject* x = PySequence_Fast_GET_ITEM(seq.get(), i);
-        Ref var;
-        if (PyObject_TypeCheck(x, st.variable)) {
-            var = Ref::borrow(x);
-        } else {
-            var.reset(PyObject_CallOneArg(st.as_variable, x));
-            if (!var) return nullptr;
-        }
+        Ref var(to_variable(x, st.as_variable));
+        if (!var) return nullptr;
         PyObject* data = st.var_data.get(var.get());
         if (data == nullptr) return nullptr;
         PyTuple_SET_ITEM(in_data.get(), i, data);
@@ -757,13 +759,8 @@ bool run_plain_backward(PyObject* func, PyObject* inputs, PyObject* targets,
     for (Py_ssize_t k = 0; k < n; ++k) {
         PyObject* gx = PySequence_Fast_GET_ITEM(seq.get(), k);
         if (gx == Py_None) continue;
-        Ref var;
-        if (PyObject_TypeCheck(gx, st.variable)) {
-            var = Ref::borrow(gx);
-        } else {
-            var.reset(PyObject_CallOneArg(st.as_grad_var, gx));
-            if (!var) return false;
-        }
+        Ref var(to_variable(gx, st.as_grad_var));
+        if (!var) return false;
         Ref data(st.var_data.get(var.get()));
         if (!data) return false;
         if (data.get() == Py_None) continue;
