@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <queue>
+#include <string>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -1071,7 +1072,7 @@ PyObject* core_init(PyObject*, PyObject* names) {
 PyMethodDef apply_def = {
     "apply", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(apply)),
     METH_FASTCALL | METH_KEYWORDS,
-    "apply($self, inputs, /)\n--\n\n"
+    "apply($self, inputs)\n--\n\n"
     "Computes the outputs and links the node into the graph."};
 
 // apply_method(cls): FunctionNode.apply as a method of the class `cls`.
@@ -1083,6 +1084,16 @@ PyObject* apply_method(PyObject*, PyObject* cls) {
     if (!PyType_Check(cls)) {
         PyErr_SetString(PyExc_TypeError, "apply_method takes a class");
         return nullptr;
+    }
+    // The docstring of the Python apply, under the signature.
+    static std::string doc;
+    Ref text(PyObject_GetAttrString(st.python_apply, "__doc__"));
+    if (!text) return nullptr;
+    if (PyUnicode_Check(text.get())) {
+        const char* utf8 = PyUnicode_AsUTF8(text.get());
+        if (utf8 == nullptr) return nullptr;
+        doc = std::string("apply($self, inputs)\n--\n\n") + utf8;
+        apply_def.ml_doc = doc.c_str();
     }
     return PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(cls), &apply_def);
 }

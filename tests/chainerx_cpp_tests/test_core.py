@@ -471,3 +471,12 @@ def test_keyword_and_wrong_arguments(use_core):
     _same(use_core, scenario)
     _error(use_core, lambda: F.identity(numpy.ones(1)).creator_node.apply())
     _error(use_core, lambda: chainer._backprop.backprop_to_all([], False))
+
+
+def test_apply_documented(use_core):
+    import inspect
+    use_core('compiled')
+    node = F.identity(numpy.ones(1)).creator_node
+    assert str(inspect.signature(node.apply)) == '(inputs)'
+    assert chainer.FunctionNode.apply.__doc__ == \
+        function_node._python_core[0].__doc__
