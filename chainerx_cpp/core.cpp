@@ -12,6 +12,7 @@
 #include <structmember.h>
 
 #include <algorithm>
+#include <new>
 #include <queue>
 #include <string>
 #include <unordered_set>
@@ -1069,8 +1070,26 @@ PyObject* core_init(PyObject*, PyObject* names) {
     Py_RETURN_NONE;
 }
 
+// A vectorcall entry point `f` that reports a failed allocation of the C++
+// containers as MemoryError instead of letting the exception cross Python.
+template <PyObject* (*f)(PyObject*, PyObject* const*, Py_ssize_t,
+                         PyObject*)>
+PyObject* entry(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                PyObject* kwnames) {
+    try {
+        return f(self, args, nargs, kwnames);
+    } catch (const std::bad_alloc&) {
+        return PyErr_NoMemory();
+    }
+}
+
+PyCFunction as_cfunction(PyObject* (*f)(PyObject*, PyObject* const*,
+                                        Py_ssize_t, PyObject*)) {
+    return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f));
+}
+
 PyMethodDef apply_def = {
-    "apply", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(apply)),
+    "apply", as_cfunction(entry<apply>),
     METH_FASTCALL | METH_KEYWORDS,
     "apply($self, inputs)\n--\n\n"
     "Computes the outputs and links the node into the graph."};
@@ -1104,8 +1123,7 @@ PyMethodDef core_methods[] = {
     {"apply_method", apply_method, METH_O,
      "FunctionNode.apply of the compiled core, as a method of the class."},
     {"backprop_to_all",
-     reinterpret_cast<PyCFunction>(
-         reinterpret_cast<void (*)()>(backprop_to_all)),
+     as_cfunction(entry<backprop_to_all>),
      METH_FASTCALL | METH_KEYWORDS,
      "backprop_to_all(outputs, retain_grad, loss_scale) of the compiled "
      "core."},
