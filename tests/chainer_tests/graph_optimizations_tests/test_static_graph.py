@@ -149,15 +149,15 @@ def test_mlp_100_steps_match_define_by_run():
     assert len(model.schedule_manager.schedules) == 1
 
 
-def test_lenet_steps_match_define_by_run():
+def test_lenet_100_steps_match_define_by_run():
     _train_side_by_side(
-        LeNet, DynamicLeNet, _classification_batch((4, 1, 10, 10), 5), 20,
+        LeNet, DynamicLeNet, _classification_batch((4, 1, 10, 10), 5), 100,
         optimizers.Adam)
 
 
-def test_lstm_steps_match_define_by_run():
+def test_lstm_100_steps_match_define_by_run():
     _train_side_by_side(
-        LSTMModel, DynamicLSTMModel, _classification_batch((4, 3, 4)), 20,
+        LSTMModel, DynamicLSTMModel, _classification_batch((4, 3, 4)), 100,
         lambda: optimizers.SGD(lr=0.1))
 
 
