@@ -480,3 +480,40 @@ def test_apply_documented(use_core):
     assert str(inspect.signature(node.apply)) == '(inputs)'
     assert chainer.FunctionNode.apply.__doc__ == \
         function_node._python_core[0].__doc__
+
+
+@pytest.mark.parametrize('seed', range(20))
+def test_random_graphs_give_identical_gradients(use_core, seed):
+    # Variables reused across random ops: the order in which the traversal
+    # sums gradients shows in the last bits, so both must match exactly.
+    def scenario():
+        rng = numpy.random.RandomState(seed)
+        leaves = [chainer.Variable(rng.uniform(-1, 1, (3, 4)).astype('f'))
+                  for _ in range(3)]
+        pool = list(leaves)
+        for _ in range(25):
+            op = rng.randint(6)
+            a = pool[rng.randint(len(pool))]
+            b = pool[rng.randint(len(pool))]
+            if op == 0:
+                h = a + b
+            elif op == 1:
+                h = a * b
+            elif op == 2:
+                h = F.tanh(a)
+            elif op == 3:
+                p, q = F.split_axis(a, 2, 1)
+                h = F.concat((q, p), 1)
+            elif op == 4:
+                h = a * 0.5 + 1.0
+            else:
+                h = F.sigmoid(a) - b
+            pool.append(h)
+        loss = sum([F.sum(h) for h in pool[-4:]])
+        retain = bool(rng.randint(2))
+        loss.backward(retain_grad=retain)
+        grads = [v.grad for v in leaves]
+        if retain:
+            grads += [h.grad for h in pool[3:]]
+        return grads
+    _same(use_core, scenario)
