@@ -59,20 +59,39 @@ private:
 };
 
 // A __slots__ field of the Python classes Variable and VariableNode, read
-// and written at its offset on instances of the class (subclasses keep the
-// offsets), by name on anything else.
+// and written at its offset on instances of the class and of subclasses
+// that keep it (one that names the field again, as a property or a slot
+// of its own, does not), by name on anything else.
 struct Field {
     PyTypeObject* type = nullptr;
     PyObject* name = nullptr;
+    PyObject* descr = nullptr;  // the member descriptor on `type`
     Py_ssize_t offset = 0;
+    // Subclasses seen, and whether the field is still this slot there.
+    mutable std::vector<std::pair<PyTypeObject*, bool>> subclasses;
 
     PyObject** at(PyObject* o) const {
         return reinterpret_cast<PyObject**>(reinterpret_cast<char*>(o) +
                                             offset);
     }
+    bool direct(PyObject* o) const {
+        PyTypeObject* t = Py_TYPE(o);
+        if (t == type) return true;
+        if (!PyType_IsSubtype(t, type)) return false;
+        for (const auto& seen : subclasses) {
+            if (seen.first == t) return seen.second;
+        }
+        PyObject* d = PyObject_GetAttr(reinterpret_cast<PyObject*>(t), name);
+        const bool same = d == descr;
+        Py_XDECREF(d);
+        PyErr_Clear();
+        Py_INCREF(t);  // kept, so that its address names it for good
+        subclasses.emplace_back(t, same);
+        return same;
+    }
     // A new reference, or nullptr with the AttributeError of Python.
     PyObject* get(PyObject* o) const {
-        if (PyObject_TypeCheck(o, type)) {
+        if (direct(o)) {
             PyObject* v = *at(o);
             if (v != nullptr) {
                 Py_INCREF(v);
@@ -82,7 +101,7 @@ struct Field {
         return PyObject_GetAttr(o, name);
     }
     int set(PyObject* o, PyObject* v) const {
-        if (PyObject_TypeCheck(o, type)) {
+        if (direct(o)) {
             PyObject** p = at(o);
             PyObject* old = *p;
             Py_INCREF(v);
@@ -219,6 +238,7 @@ bool find_field(PyTypeObject* type, const char* name, Field* field) {
     }
     field->type = type;
     field->name = PyUnicode_InternFromString(name);
+    field->descr = descr.release();  // kept for the life of the process
     field->offset = member->offset;
     return field->name != nullptr;
 }

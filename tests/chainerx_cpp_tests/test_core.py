@@ -517,3 +517,24 @@ def test_random_graphs_give_identical_gradients(use_core, seed):
             grads += [h.grad for h in pool[3:]]
         return grads
     _same(use_core, scenario)
+
+
+def test_variable_subclass_that_names_a_field_again(use_core):
+    # A subclass may put a property over a slot of Variable: the compiled
+    # core must go through it, as attribute access does.
+    class Doubled(chainer.Variable):
+        @property
+        def _data(self):
+            return chainer.Variable._data.__get__(self) * 2
+
+        @_data.setter
+        def _data(self, value):
+            chainer.Variable._data.__set__(self, value)
+
+    def scenario():
+        x = Doubled(numpy.arange(3, dtype=numpy.float32))
+        y = x * 3.0
+        F.sum(y).backward()
+        return [y.array, x.grad]
+    result = _same(use_core, scenario)
+    numpy.testing.assert_array_equal(result[0], [0, 6, 12])
