@@ -82,10 +82,10 @@ def compiled_core():
     or ``None``.
 
     Unlike the kernels, it is chosen once, when Chainer is imported: it is
-    used whenever the kernels are built, unless ``CHAINER_USE_CHAINERX_CPP``
-    is ``'never'`` then.
+    used whenever the kernels are built, unless ``use_chainerx_cpp`` is
+    ``'never'`` then (``CHAINER_USE_CHAINERX_CPP=never``).
     """
-    if os.environ.get('CHAINER_USE_CHAINERX_CPP') == 'never':
+    if configuration.global_config.use_chainerx_cpp == 'never':
         return None
     return _module
 

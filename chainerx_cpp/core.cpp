@@ -294,8 +294,9 @@ PyObject* new_object(PyTypeObject* type) { return type->tp_alloc(type, 0); }
 
 // The output variable of an array `y` (or None), with its new node, as
 // variable._init_variable makes it; `creator` is None or the function.
+// `node_out` gets the node, borrowed (the variable holds it).
 PyObject* new_output(PyObject* y, bool requires_grad, PyObject* creator,
-                     PyObject* rank) {
+                     PyObject* rank, PyObject** node_out) {
     Ref var(new_object(st.variable));
     if (!var) return nullptr;
     Ref node(new_object(st.node));
@@ -328,6 +329,7 @@ PyObject* new_output(PyObject* y, bool requires_grad, PyObject* creator,
         if (shape == nullptr) return nullptr;
         st.node_shape.init(n, shape);
     }
+    *node_out = n;
     st.var_node.init(v, node.release());
     return var.release();
 }
@@ -514,26 +516,25 @@ PyObject* apply(PyObject* func, PyObject* const* args, Py_ssize_t nargs,
 
     Py_ssize_t m = PyTuple_GET_SIZE(outputs.get());
     Ref ret(PyTuple_New(m));
-    if (!ret) return nullptr;
+    Ref refs(backprop ? PyTuple_New(m) : nullptr);
+    if (!ret || (backprop && !refs)) return nullptr;
     for (Py_ssize_t i = 0; i < m; ++i) {
+        PyObject* node;
         PyObject* var = new_output(PyTuple_GET_ITEM(outputs.get(), i),
                                    requires_grad, creator.get(),
-                                   out_rank.get());
+                                   out_rank.get(), &node);
         if (var == nullptr) return nullptr;
         PyTuple_SET_ITEM(ret.get(), i, var);
+        if (backprop) {
+            PyObject* ref = PyWeakref_NewRef(node, nullptr);
+            if (ref == nullptr) return nullptr;
+            PyTuple_SET_ITEM(refs.get(), i, ref);
+        }
     }
     if (!backprop) return ret.release();
 
     Ref rank_obj(PyLong_FromLong(rank));
-    Ref refs(PyTuple_New(m));
-    if (!rank_obj || !refs) return nullptr;
-    for (Py_ssize_t i = 0; i < m; ++i) {
-        Ref node(st.var_node.get(PyTuple_GET_ITEM(ret.get(), i)));
-        if (!node) return nullptr;
-        PyObject* ref = PyWeakref_NewRef(node.get(), nullptr);
-        if (ref == nullptr) return nullptr;
-        PyTuple_SET_ITEM(refs.get(), i, ref);
-    }
+    if (!rank_obj) return nullptr;
     if (PyObject_SetAttr(func, s_rank, rank_obj.get()) < 0 ||
         PyObject_SetAttr(func, s_inputs, input_nodes.get()) < 0 ||
         PyObject_SetAttr(func, s_outputs, refs.get()) < 0)
