@@ -90,19 +90,105 @@ def compiled_core():
     return _module
 
 
+def is_channels_last(a):
+    """Whether ``a`` (N, C, spatial...) is laid out channels-last.
+
+    That is, the buffer of a C-contiguous (N, spatial..., C) array seen with
+    its channel axis moved to 1: the layout of the convolutions' outputs
+    (the kernels' and the NumPy path of the original Chainer alike).
+    """
+    ndim = a.ndim
+    if ndim < 3:
+        return False
+    shape, strides = a.shape, a.strides
+    expected = a.itemsize
+    # The axes from the innermost out: C, the spatial ones, N.
+    for axis in (1,) + tuple(range(ndim - 1, 1, -1)) + (0,):
+        if shape[axis] != 1 and strides[axis] != expected:
+            return False
+        expected *= shape[axis]
+    return True
+
+
+def plain(a):
+    """``a`` if it is C-contiguous or channels-last, else a C-contiguous
+    copy: the layouts the activation kernels take as they are."""
+    if a.flags.c_contiguous or is_channels_last(a):
+        return a
+    return numpy.ascontiguousarray(a)
+
+
+def strictly_channels_last(a):
+    """Whether ``a`` is channels-last and not C-contiguous (with one
+    channel, or one spatial element, both hold)."""
+    return not a.flags.c_contiguous and is_channels_last(a)
+
+
+def to_layout(a, channels_last):
+    """``a`` channels-last (``channels_last``) or C-contiguous; copied
+    when it is not, by the kernels' reorder where they take ``a``
+    (float32, C-contiguous or channels-last: several times faster than
+    NumPy's transposing copy)."""
+    if is_channels_last(a) if channels_last else a.flags.c_contiguous:
+        return a
+    kernels = get((a,), FLOAT32)
+    if kernels is not None and 3 <= a.ndim <= 5 and (
+            a.flags.c_contiguous or is_channels_last(a)):
+        return kernels.relayout(a, channels_last)
+    if channels_last:
+        return numpy.moveaxis(
+            numpy.ascontiguousarray(numpy.moveaxis(a, 1, -1)), -1, 1)
+    return numpy.ascontiguousarray(a)
+
+
+def in_layout_of(a, like):
+    """``a``, of the shape of ``like``, in the layout of ``like``
+    (C-contiguous or channels-last); copied when it is not."""
+    return to_layout(a, strictly_channels_last(like))
+
+
+def layout_like(a, like):
+    """``a`` in the layout of ``like`` where ``like`` is a channels-last
+    NumPy array of its shape, else ``a`` itself.
+
+    NumPy's element-wise operations on arrays of two layouts return C
+    order and run several times slower than on one layout; this makes the
+    second operand follow the first (as PyTorch's operations do), so that
+    a residual sum of a convolution's output keeps its layout.
+    """
+    if (type(like) is numpy.ndarray and type(a) is numpy.ndarray
+            and a.shape == like.shape and not like.flags.c_contiguous
+            and strictly_channels_last(like)):
+        return in_layout_of(a, like)
+    return a
+
+
+def _memory_order(a):
+    # The axes of `a` from the outermost in memory to the innermost when
+    # `a` is a C-contiguous array with its axes permuted, else None.
+    order = sorted(range(a.ndim), key=lambda axis: -a.strides[axis])
+    if a.transpose(order).flags.c_contiguous:
+        return order
+    return None
+
+
 def elementwise(kernel, *arrays):
     """Runs an element-wise kernel on arrays of one shape.
 
-    The kernels take and return C-contiguous arrays. Fortran-ordered
-    inputs are passed as their (C-contiguous) transposes and the result
-    transposed back, so that the output has the layout NumPy's ufuncs
-    give, without a copy of the inputs; other layouts are copied to C
-    order, as NumPy's output of them is.
+    The kernels take and return C-contiguous arrays. An input whose axes
+    are those of a C-contiguous array permuted (Fortran order, the
+    channels-last outputs of the convolutions) is passed as that array and
+    the result permuted back, so that the output has its layout, as
+    NumPy's ufuncs give; the other inputs are copied into the same layout.
+    Other layouts are copied to C order.
     """
-    if arrays[0].ndim > 1 and all([
-            a.flags.f_contiguous and not a.flags.c_contiguous
-            for a in arrays]):
-        return kernel(*[a.T for a in arrays]).T
+    first = arrays[0]
+    if first.ndim > 1 and not first.flags.c_contiguous:
+        order = _memory_order(first)
+        if order is not None:
+            result = kernel(*[numpy.ascontiguousarray(
+                layout_like(a, first).transpose(order)) for a in arrays])
+            return result.transpose(numpy.argsort(order))
     return kernel(*[numpy.asarray(a, order='C') for a in arrays])
 
 

@@ -1,6 +1,7 @@
 // Batch normalization per channel of x (N, C) or x (N, C, spatial...):
 // forward with the statistics of the batch or with given ones, and the
-// gradients (gx, ggamma, gbeta).
+// gradients (gx, ggamma, gbeta). x is C-contiguous or channels-last (as
+// the convolutions return it); y and gx have its layout, gy must too.
 //
 // (N, C) float32 arrays go through oneDNN's batch normalization primitive.
 // With spatial axes oneDNN runs a slow generic loop on plain arrays (its
@@ -12,7 +13,9 @@
 // Chainer keeps inv_std for the backward pass; it reaches oneDNN as the
 // variance 1 / inv_std**2 with an epsilon of zero, which gives back the
 // same inverse standard deviation.
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "common.hpp"
 
@@ -26,7 +29,7 @@ using dnnl::prop_kind;
 // float32, or float64 where x has spatial axes.
 int64_t channels_of(const array& x, std::initializer_list<const array*> per,
                     std::initializer_list<const char*> names) {
-    require_contiguous(x, "x", -1);
+    require_plain(x, "x", -1);
     if (x.ndim() < 2) {
         throw std::invalid_argument("x must have at least two axes");
     }
@@ -169,6 +172,137 @@ void loop_backward(const Planes& p, const T* x, const T* gamma,
     }
 }
 
+// ---- loops (channels-last x, viewed as (R, C) rows) ------------------------
+
+struct Rows {
+    int64_t r, c;
+};
+
+Rows rows_of(const array& x) { return {x.size() / x.shape(1), x.shape(1)}; }
+
+bool rows_layout(const array& x) {
+    return x.ndim() > 2 && !(x.flags() & py::array::c_style) &&
+           is_channels_last(x);
+}
+
+// Rows summed in T before their sums join the totals in double (about
+// as many terms as a lane of channel_sums takes from a 56x56 plane).
+constexpr int64_t kRowBlock = 256;
+
+// The sums per channel over all rows of f(i, ch) and g(i, ch), i the flat
+// index: each block of rows summed in T (vectorized across the channels),
+// the blocks' sums added up in double in block order, so that the result
+// does not depend on the number of threads.
+template <typename T, typename F, typename G>
+void row_sums(const Rows& p, F f, G g, double* sf, double* sg) {
+    const int64_t blocks = (p.r + kRowBlock - 1) / kRowBlock;
+    std::vector<double> part(static_cast<size_t>(2 * p.c * blocks));
+#pragma omp parallel if (p.r * p.c >= kParallelMin)
+    {
+        std::vector<T> af(p.c), ag(p.c);
+#pragma omp for schedule(static)
+        for (int64_t b = 0; b < blocks; ++b) {
+            std::fill(af.begin(), af.end(), T(0));
+            std::fill(ag.begin(), ag.end(), T(0));
+            const int64_t end = std::min(p.r, (b + 1) * kRowBlock);
+            for (int64_t row = b * kRowBlock; row < end; ++row) {
+                const int64_t o = row * p.c;
+#pragma omp simd
+                for (int64_t ch = 0; ch < p.c; ++ch) {
+                    af[ch] += f(o + ch, ch);
+                    ag[ch] += g(o + ch, ch);
+                }
+            }
+            double* df = &part[static_cast<size_t>(2 * p.c * b)];
+            for (int64_t ch = 0; ch < p.c; ++ch) {
+                df[ch] = af[ch];
+                df[p.c + ch] = ag[ch];
+            }
+        }
+    }
+    for (int64_t ch = 0; ch < p.c; ++ch) {
+        double tf = 0, tg = 0;
+        for (int64_t b = 0; b < blocks; ++b) {
+            tf += part[static_cast<size_t>(2 * p.c * b + ch)];
+            tg += part[static_cast<size_t>(2 * p.c * b + p.c + ch)];
+        }
+        sf[ch] = tf;
+        sg[ch] = tg;
+    }
+}
+
+// Each element f(i, ch) written to out[i], parallel over the rows.
+template <typename T, typename F>
+void row_map(const Rows& p, F f, T* out) {
+#pragma omp parallel for schedule(static) if (p.r * p.c >= kParallelMin)
+    for (int64_t row = 0; row < p.r; ++row) {
+        const int64_t o = row * p.c;
+#pragma omp simd
+        for (int64_t ch = 0; ch < p.c; ++ch) out[o + ch] = f(o + ch, ch);
+    }
+}
+
+// loop_forward for rows.
+template <typename T>
+void rows_forward(const Rows& p, const T* x, const T* gamma, const T* beta,
+                  T* mean, T* var, double eps, bool batch, T* y) {
+    std::vector<double> s(p.c), unused(p.c);
+    const auto zero = [](int64_t, int64_t) { return T(0); };
+    if (batch) {
+        const double m = std::max(static_cast<double>(p.r), 1.0);
+        row_sums<T>(p, [&](int64_t i, int64_t) { return x[i]; }, zero,
+                    s.data(), unused.data());
+        for (int64_t ch = 0; ch < p.c; ++ch) {
+            mean[ch] = static_cast<T>(s[ch] / m);
+        }
+        row_sums<T>(p, [&](int64_t i, int64_t ch) {
+            const T d = x[i] - mean[ch];
+            return d * d;
+        }, zero, s.data(), unused.data());
+        for (int64_t ch = 0; ch < p.c; ++ch) {
+            var[ch] = static_cast<T>(s[ch] / m);
+        }
+    }
+    std::vector<T> scale(p.c);
+    for (int64_t ch = 0; ch < p.c; ++ch) {
+        scale[ch] = gamma[ch] * inv_std_of(var[ch], eps);
+    }
+    const T* sc = scale.data();
+    row_map(p, [&](int64_t i, int64_t ch) {
+        return (x[i] - mean[ch]) * sc[ch] + beta[ch];
+    }, y);
+}
+
+// loop_backward for rows.
+template <typename T>
+void rows_backward(const Rows& p, const T* x, const T* gamma, const T* mean,
+                   const T* inv_std, const T* gy, bool global_stats, T* gx,
+                   T* ggamma, T* gbeta) {
+    const T inv_m = static_cast<T>(1.0 / std::max<double>(p.r, 1));
+    std::vector<double> sum_gy(p.c), sum_gy_x_hat(p.c);
+    row_sums<T>(p, [&](int64_t i, int64_t) { return gy[i]; },
+                [&](int64_t i, int64_t ch) {
+                    return gy[i] * ((x[i] - mean[ch]) * inv_std[ch]);
+                }, sum_gy.data(), sum_gy_x_hat.data());
+    std::vector<T> coeff(p.c), a(p.c), c0(p.c);
+    for (int64_t ch = 0; ch < p.c; ++ch) {
+        gbeta[ch] = static_cast<T>(sum_gy[ch]);
+        ggamma[ch] = static_cast<T>(sum_gy_x_hat[ch]);
+        coeff[ch] = gamma[ch] * inv_std[ch];
+        a[ch] = ggamma[ch] * inv_m;
+        c0[ch] = gbeta[ch] * inv_m;
+    }
+    const T *pc = coeff.data(), *pa = a.data(), *p0 = c0.data();
+    if (global_stats) {
+        row_map(p, [&](int64_t i, int64_t ch) { return gy[i] * pc[ch]; }, gx);
+        return;
+    }
+    row_map(p, [&](int64_t i, int64_t ch) {
+        const T x_hat = (x[i] - mean[ch]) * inv_std[ch];
+        return (gy[i] - (x_hat * pa[ch] + p0[ch])) * pc[ch];
+    }, gx);
+}
+
 // ---- oneDNN ((N, C) float32) ------------------------------------------------
 
 dnnl::memory::desc data_desc(const array& x) {
@@ -256,11 +390,20 @@ void run_forward(const array& x, const array& gamma, const array& beta,
     void* m = const_cast<void*>(mean.data());
     void* v = const_cast<void*>(var.data());
     const bool f32 = is_float(x, 4);  // dtype() needs the GIL
+    const bool rows = rows_layout(x);
     py::gil_scoped_release release;
     if (x.ndim() == 2) {
         SerialScope serial(x.size() < kParallelMin);
         onednn_forward(x, gamma.data(), beta.data(), m, v, eps, batch,
                        y.mutable_data());
+    } else if (rows && f32) {
+        rows_forward(rows_of(x), ptr<float>(x), ptr<float>(gamma),
+                     ptr<float>(beta), static_cast<float*>(m),
+                     static_cast<float*>(v), eps, batch, mut<float>(y));
+    } else if (rows) {
+        rows_forward(rows_of(x), ptr<double>(x), ptr<double>(gamma),
+                     ptr<double>(beta), static_cast<double*>(m),
+                     static_cast<double*>(v), eps, batch, mut<double>(y));
     } else if (f32) {
         loop_forward(planes_of(x), ptr<float>(x), ptr<float>(gamma),
                      ptr<float>(beta), static_cast<float*>(m),
@@ -276,7 +419,7 @@ void run_forward(const array& x, const array& gamma, const array& beta,
 py::tuple forward(const array& x, const array& gamma, const array& beta,
                   double eps) {
     const int64_t c = channels_of(x, {&gamma, &beta}, {"gamma", "beta"});
-    array y = empty_like_dtype(x, shape_of(x));
+    array y = empty_in_layout(x);
     array mean = empty_like_dtype(x, {c}), var = empty_like_dtype(x, {c});
     run_forward(x, gamma, beta, mean, var, eps, true, y);
     return py::make_tuple(y, mean, var);
@@ -287,7 +430,7 @@ array forward_fixed(const array& x, const array& gamma, const array& beta,
                     const array& mean, const array& var, double eps) {
     channels_of(x, {&gamma, &beta, &mean, &var},
                 {"gamma", "beta", "mean", "var"});
-    array y = empty_like_dtype(x, shape_of(x));
+    array y = empty_in_layout(x);
     run_forward(x, gamma, beta, mean, var, eps, false, y);
     return y;
 }
@@ -299,11 +442,14 @@ py::tuple backward(const array& x, const array& gamma, const array& mean,
                    const array& inv_std, const array& gy, bool global_stats) {
     const int64_t c = channels_of(x, {&gamma, &mean, &inv_std},
                                   {"gamma", "mean", "inv_std"});
-    require_contiguous(gy, "gy", -1);
-    if (!gy.dtype().is(x.dtype()) || shape_of(gy) != shape_of(x)) {
-        throw std::invalid_argument("gy must have the shape and dtype of x");
+    const bool rows = rows_layout(x);
+    if (!gy.dtype().is(x.dtype()) || shape_of(gy) != shape_of(x) ||
+        (rows ? !is_channels_last(gy)
+              : !(gy.flags() & py::array::c_style))) {
+        throw std::invalid_argument(
+            "gy must have the shape, dtype and layout of x");
     }
-    array gx = empty_like_dtype(x, shape_of(x));
+    array gx = empty_in_layout(x);
     array ggamma = empty_like_dtype(x, {c}), gbeta = empty_like_dtype(x, {c});
     const bool f32 = is_float(x, 4);  // dtype() needs the GIL
     {
@@ -313,6 +459,16 @@ py::tuple backward(const array& x, const array& gamma, const array& mean,
             onednn_backward(x, gamma, mean, inv_std, gy, global_stats,
                             gx.mutable_data(), ggamma.mutable_data(),
                             gbeta.mutable_data());
+        } else if (rows && f32) {
+            rows_backward(rows_of(x), ptr<float>(x), ptr<float>(gamma),
+                          ptr<float>(mean), ptr<float>(inv_std),
+                          ptr<float>(gy), global_stats, mut<float>(gx),
+                          mut<float>(ggamma), mut<float>(gbeta));
+        } else if (rows) {
+            rows_backward(rows_of(x), ptr<double>(x), ptr<double>(gamma),
+                          ptr<double>(mean), ptr<double>(inv_std),
+                          ptr<double>(gy), global_stats, mut<double>(gx),
+                          mut<double>(ggamma), mut<double>(gbeta));
         } else if (f32) {
             loop_backward(planes_of(x), ptr<float>(x), ptr<float>(gamma),
                           ptr<float>(mean), ptr<float>(inv_std),
@@ -328,9 +484,50 @@ py::tuple backward(const array& x, const array& gamma, const array& mean,
     return py::make_tuple(gx, ggamma, gbeta);
 }
 
+// The sum per channel of x (N, C, spatial...) over all other axes, in the
+// summation order of the statistics above.
+template <typename T>
+void sum_channels(const array& x, T* out) {
+    const T* px = ptr<T>(x);
+    const auto zero = [](int64_t, int64_t) { return T(0); };
+    const bool rows = rows_layout(x);
+    const Planes p = planes_of(x);
+    std::vector<double> s(p.c), unused(p.c);
+    py::gil_scoped_release release;
+    if (rows) {
+        row_sums<T>(rows_of(x), [&](int64_t i, int64_t) { return px[i]; },
+                    zero, s.data(), unused.data());
+    } else {
+#pragma omp parallel for if (x.size() >= kParallelMin)
+        for (int64_t ch = 0; ch < p.c; ++ch) {
+            double u;
+            channel_sums<T>(p, ch, [&](int64_t i) { return px[i]; },
+                            [](int64_t) { return T(0); }, &s[ch], &u);
+        }
+    }
+    for (int64_t ch = 0; ch < p.c; ++ch) out[ch] = static_cast<T>(s[ch]);
+}
+
+array channel_sum(const array& x) {
+    require_plain(x, "x", -1);
+    if (x.ndim() < 3 || (!is_float(x, 4) && !is_float(x, 8))) {
+        throw std::invalid_argument(
+            "x must be a float32 or float64 array with spatial axes");
+    }
+    array out = empty_like_dtype(x, {x.shape(1)});
+    if (is_float(x, 4)) {
+        sum_channels(x, mut<float>(out));
+    } else {
+        sum_channels(x, mut<double>(out));
+    }
+    return out;
+}
+
 }  // namespace
 
 void register_batch_norm(py::module_& m) {
+    m.def("channel_sum", &channel_sum, py::arg("x"),
+          "The sums of x (N, C, spatial...) per channel (axis 1).");
     m.def("batch_normalization_forward", &forward, py::arg("x"),
           py::arg("gamma"), py::arg("beta"), py::arg("eps"),
           "Returns (y, mean, var) with the batch's biased variance.");

@@ -33,6 +33,66 @@ void require_contiguous(const array& a, const char* name, int ndim) {
     }
 }
 
+bool is_channels_last(const array& a) {
+    const auto nd = a.ndim();
+    if (nd < 3) return false;
+    // The axes from the innermost out: C, then the spatial ones, then N.
+    py::ssize_t expected = a.itemsize();
+    auto check = [&](py::ssize_t axis) {
+        const bool ok = a.shape(axis) == 1 || a.strides(axis) == expected;
+        expected *= a.shape(axis);
+        return ok;
+    };
+    if (!check(1)) return false;
+    for (py::ssize_t axis = nd - 1; axis >= 2; --axis) {
+        if (!check(axis)) return false;
+    }
+    return check(0);
+}
+
+void require_plain(const array& a, const char* name, int ndim) {
+    if (is_channels_last(a) && (ndim < 0 || a.ndim() == ndim)) return;
+    require_contiguous(a, name, ndim);
+}
+
+array empty_channels_last(const py::dtype& dtype, const dims& shape) {
+    const auto nd = shape.size();
+    std::vector<py::ssize_t> py_shape(shape.begin(), shape.end());
+    std::vector<py::ssize_t> strides(nd);
+    py::ssize_t stride = dtype.itemsize();
+    strides[1] = stride;
+    stride *= shape[1];
+    for (size_t axis = nd - 1; axis >= 2; --axis) {
+        strides[axis] = stride;
+        stride *= shape[axis];
+    }
+    strides[0] = stride;
+    return array(dtype, py_shape, strides);
+}
+
+array empty_in_layout(const array& like) {
+    if (!(like.flags() & py::array::c_style) && is_channels_last(like)) {
+        return empty_channels_last(like.dtype(), shape_of(like));
+    }
+    return empty_like_dtype(like, shape_of(like));
+}
+
+tag activation_tag(int spatial, bool channels_last) {
+    switch (spatial) {
+        case 1: return channels_last ? tag::nwc : tag::ncw;
+        case 2: return channels_last ? tag::nhwc : tag::nchw;
+        case 3: return channels_last ? tag::ndhwc : tag::ncdhw;
+    }
+    throw std::invalid_argument("activations have 1 to 3 spatial axes");
+}
+
+dnnl::memory wrap_activation(const array& a, dnnl::memory::data_type dt) {
+    const int spatial = static_cast<int>(a.ndim()) - 2;
+    dnnl::memory::desc desc(shape_of(a), dt,
+                            activation_tag(spatial, is_channels_last(a)));
+    return dnnl::memory(desc, cpu_engine(), const_cast<void*>(a.data()));
+}
+
 dnnl::memory wrap(const array& a, tag format) {
     dnnl::memory::desc desc(shape_of(a), data_type_of(a), format);
     return dnnl::memory(desc, cpu_engine(), const_cast<void*>(a.data()));

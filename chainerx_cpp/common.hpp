@@ -39,6 +39,29 @@ dnnl::memory::data_type data_type_of(const array& a);
 // Checks that `a` is C-contiguous with the expected number of dimensions.
 void require_contiguous(const array& a, const char* name, int ndim);
 
+// Whether `a` (N, C, spatial...) is laid out channels-last: a C-contiguous
+// (N, spatial..., C) buffer seen with its channel axis moved to 1, as the
+// convolutions return their outputs (and as NumPy's convolution does).
+bool is_channels_last(const array& a);
+
+// Checks that `a` is C-contiguous or channels-last, with `ndim` axes.
+void require_plain(const array& a, const char* name, int ndim);
+
+// A new uninitialised channels-last array.
+array empty_channels_last(const py::dtype& dtype, const dims& shape);
+
+// A new uninitialised array in the layout of `like` (C-contiguous or
+// channels-last), of its dtype and shape.
+array empty_in_layout(const array& like);
+
+// The oneDNN format of activations with 1 to 3 spatial axes, C-contiguous
+// (ncw, nchw, ncdhw) or channels-last (nwc, nhwc, ndhwc).
+tag activation_tag(int spatial, bool channels_last);
+
+// Wraps the buffer of the activation `a` (no copy), C-contiguous or
+// channels-last, as oneDNN memory of data type `dt`.
+dnnl::memory wrap_activation(const array& a, dnnl::memory::data_type dt);
+
 // Wraps the buffer of `a` (no copy) as oneDNN memory of the given format.
 dnnl::memory wrap(const array& a, tag format);
 
@@ -73,13 +96,18 @@ inline bool is_float(const array& a, py::ssize_t size) {
                                      : py::dtype::of<double>());
 }
 
-// Checks that `a` is a C-contiguous float32 or float64 array.
-inline void require_float(const array& a, const char* name) {
-    require_contiguous(a, name, -1);
+// Checks that `a` is a float32 or float64 array.
+inline void require_float_dtype(const array& a, const char* name) {
     if (!is_float(a, 4) && !is_float(a, 8)) {
         throw std::invalid_argument(
             std::string(name) + " must be a float32 or float64 array");
     }
+}
+
+// Checks that `a` is a C-contiguous float32 or float64 array.
+inline void require_float(const array& a, const char* name) {
+    require_contiguous(a, name, -1);
+    require_float_dtype(a, name);
 }
 
 // The number of elements of a shape.
@@ -100,5 +128,6 @@ void register_embed(py::module_& m);
 void register_optimizers(py::module_& m);
 void register_linear(py::module_& m);
 void register_core(py::module_& m);
+void register_layout(py::module_& m);
 
 }  // namespace chainerx_cpp

@@ -6,9 +6,13 @@
 // maximum of its window, padding counting as -inf, and NaN wins as NumPy's
 // max lets it; an average divides each window's sum by a given divisor.
 // Arrays of fewer than three spatial axes are seen with leading axes of 1.
+// Arrays are C-contiguous, or channels-last (as the convolutions return
+// them): then the loops run over the images' positions with the channels
+// innermost, and the outputs (the indexes too) are channels-last.
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "common.hpp"
@@ -323,22 +327,355 @@ void average_backward_planes(const Window& w, const T* gy, const T* divisor,
     }
 }
 
+
+// ---- channels-last: (N, spatial..., C) in memory -----------------------
+
+// Whether the activation `a` is channels-last and not C-contiguous (with
+// one channel both hold: the C-contiguous loops take it).
+bool channels_last_only(const array& a) {
+    return !(a.flags() & py::array::c_style) && is_channels_last(a);
+}
+
+// The input position of each tap, or -1 where the tap of the window at
+// output (od, oh, ow) falls outside the image: taps in C order.
+void tap_positions(const Window& w, int64_t od, int64_t oh, int64_t ow,
+                   int64_t* pos) {
+    int64_t t = 0;
+    for (int64_t kd = 0; kd < w.k[0]; ++kd) {
+        const int64_t d = od * w.s[0] - w.p[0] + kd;
+        for (int64_t kh = 0; kh < w.k[1]; ++kh) {
+            const int64_t h = oh * w.s[1] - w.p[1] + kh;
+            for (int64_t kw = 0; kw < w.k[2]; ++kw, ++t) {
+                const int64_t c = ow * w.s[2] - w.p[2] + kw;
+                const bool inside = d >= 0 && d < w.in[0] && h >= 0 &&
+                                    h < w.in[1] && c >= 0 && c < w.in[2];
+                pos[t] = inside ? (d * w.in[1] + h) * w.in[2] + c : -1;
+            }
+        }
+    }
+}
+
+int64_t taps_of(const Window& w) { return w.k[0] * w.k[1] * w.k[2]; }
+
+// Calls f(image, output position, tap positions) for every output
+// position of every image, parallel over the images' output positions.
+template <typename F>
+void for_each_position(const Window& w, int64_t images, int64_t channels,
+                       F f) {
+    const int64_t outs = w.out_size();
+    const bool many = images * outs * channels * taps_of(w) >=
+                      loops::kParallelGrainHeavy;
+#pragma omp parallel if (many)
+    {
+        std::vector<int64_t> pos(taps_of(w));
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < images * outs; ++i) {
+            const int64_t o = i % outs;
+            tap_positions(w, o / (w.out[1] * w.out[2]),
+                          o / w.out[2] % w.out[1], o % w.out[2], pos.data());
+            f(i / outs, o, pos.data());
+        }
+    }
+}
+
+// Calls f(image, output position, tap positions) for every output
+// position, the images in parallel (the windows of one image overlap,
+// those of two do not): for the scatters of the gradients.
+template <typename F>
+void for_each_position_by_image(const Window& w, int64_t images,
+                                int64_t channels, F f) {
+    const bool many = images * w.in_size() * channels >=
+                      loops::kParallelGrainHeavy;
+#pragma omp parallel if (many)
+    {
+        std::vector<int64_t> pos(taps_of(w));
+#pragma omp for schedule(static)
+        for (int64_t b = 0; b < images; ++b) {
+            for (int64_t o = 0; o < w.out_size(); ++o) {
+                tap_positions(w, o / (w.out[1] * w.out[2]),
+                              o / w.out[2] % w.out[1], o % w.out[2],
+                              pos.data());
+                f(b, o, pos.data());
+            }
+        }
+    }
+}
+
+// The integer type of the width of T: the tap of each channel's maximum
+// is kept in it, so that the loop over the channels vectorizes with the
+// comparisons' masks.
+template <typename T>
+using TapOf = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+
+// One tap of a window of max_forward_cl: the input values v of all
+// channels against the maxima so far; the first NaN tap of each channel
+// goes to nan_tap (filled with `taps`, none yet, at the window's first).
+template <typename T>
+inline void max_tap_cl(int64_t c, int64_t taps, TapOf<T> tap,
+                       const T* __restrict v, T* __restrict best,
+                       TapOf<T>* __restrict best_tap,
+                       TapOf<T>* __restrict nan_tap, bool* any_nan) {
+    using I = TapOf<T>;
+    I nan = 0;
+#pragma omp simd reduction(| : nan)
+    for (int64_t ch = 0; ch < c; ++ch) {
+        // Masks, not branches (the leftover channels run scalar, and the
+        // comparisons of random data mispredict).
+        const I greater = -static_cast<I>(v[ch] > best[ch]);
+        best_tap[ch] = (best_tap[ch] & ~greater) | (tap & greater);
+        best[ch] = std::max(best[ch], v[ch]);
+        nan |= static_cast<I>(v[ch] != v[ch]);
+    }
+    if (!nan) return;
+    if (!*any_nan) std::fill(nan_tap, nan_tap + c, static_cast<I>(taps));
+    *any_nan = true;
+    for (int64_t ch = 0; ch < c; ++ch) {
+        if (v[ch] != v[ch] && nan_tap[ch] == taps) nan_tap[ch] = tap;
+    }
+}
+
+// One output row (image, od, oh) of max_forward_cl: y and index of its
+// out[2] windows, each all channels wide.
+template <typename T>
+CHAINERX_CPP_CLONES void max_row_cl(const Window& w, int64_t c,
+                                    const T* xb, int64_t od, int64_t oh,
+                                    T* y, int64_t* index,
+                                    TapOf<T>* best_tap, TapOf<T>* nan_tap) {
+    using I = TapOf<T>;
+    const int64_t taps = taps_of(w);
+    for (int64_t ow = 0; ow < w.out[2]; ++ow) {
+        T* __restrict best = y + ow * c;
+        std::fill(best, best + c, -std::numeric_limits<T>::infinity());
+        std::fill(best_tap, best_tap + c, I(0));
+        bool any_nan = false;
+        for (int64_t kd = 0; kd < w.k[0]; ++kd) {
+            const int64_t d = od * w.s[0] - w.p[0] + kd;
+            if (d < 0 || d >= w.in[0]) continue;
+            for (int64_t kh = 0; kh < w.k[1]; ++kh) {
+                const int64_t h = oh * w.s[1] - w.p[1] + kh;
+                if (h < 0 || h >= w.in[1]) continue;
+                for (int64_t kw = 0; kw < w.k[2]; ++kw) {
+                    const int64_t col = ow * w.s[2] - w.p[2] + kw;
+                    if (col < 0 || col >= w.in[2]) continue;
+                    const I tap = static_cast<I>((kd * w.k[1] + kh) * w.k[2] +
+                                                 kw);
+                    max_tap_cl(c, taps, tap,
+                               xb + ((d * w.in[1] + h) * w.in[2] + col) * c,
+                               best, best_tap, nan_tap, &any_nan);
+                }
+            }
+        }
+        if (any_nan) {
+            for (int64_t ch = 0; ch < c; ++ch) {
+                if (nan_tap[ch] < taps) {
+                    // As in max_forward_planes.
+                    best[ch] = std::numeric_limits<T>::quiet_NaN();
+                    best_tap[ch] = taps <= 16 ? 0 : nan_tap[ch];
+                }
+            }
+        }
+        int64_t* __restrict out = index + ow * c;
+        for (int64_t ch = 0; ch < c; ++ch) out[ch] = best_tap[ch];
+    }
+}
+
+// max_row_cl for tiles_2x2: the four taps of each window in one pass over
+// the channels, branch-free, with the maxima, indexes and NaN rule of
+// max_forward_2x2.
+template <typename T>
+CHAINERX_CPP_CLONES void max_row_2x2_cl(const Window& w, int64_t c,
+                                        const T* xb, int64_t oh, T* y,
+                                        int64_t* index) {
+    const int64_t row = w.in[2] * c;
+    for (int64_t ow = 0; ow < w.out[2]; ++ow) {
+        const T* __restrict a = xb + (2 * oh * w.in[2] + 2 * ow) * c;
+        const T* __restrict b = a + c;
+        const T* __restrict cc = a + row;
+        const T* __restrict d = cc + c;
+        T* __restrict yp = y + ow * c;
+        int64_t* __restrict ip = index + ow * c;
+#pragma omp simd
+        for (int64_t ch = 0; ch < c; ++ch) {
+            T best = a[ch];
+            int64_t tap = 0;
+            tap = b[ch] > best ? 1 : tap;
+            best = b[ch] > best ? b[ch] : best;
+            tap = cc[ch] > best ? 2 : tap;
+            best = cc[ch] > best ? cc[ch] : best;
+            tap = d[ch] > best ? 3 : tap;
+            best = d[ch] > best ? d[ch] : best;
+            const bool nan = (a[ch] != a[ch]) | (b[ch] != b[ch]) |
+                             (cc[ch] != cc[ch]) | (d[ch] != d[ch]);
+            yp[ch] = nan ? std::numeric_limits<T>::quiet_NaN() : best;
+            ip[ch] = nan ? 0 : tap;
+        }
+    }
+}
+
+// max_forward_planes for channels-last arrays of `c` channels.
+template <typename T>
+void max_forward_cl(const Window& w, int64_t c, const T* x, T* y,
+                    int64_t* index) {
+    using I = TapOf<T>;
+    const int64_t images = w.planes / std::max<int64_t>(c, 1);
+    const int64_t rows = images * w.out[0] * w.out[1];
+    const bool many = rows * w.out[2] * c * taps_of(w) >=
+                      loops::kParallelGrainHeavy;
+#pragma omp parallel if (many)
+    {
+        std::vector<I> best_tap(c), nan_tap(c);
+#pragma omp for schedule(static)
+        for (int64_t row = 0; row < rows; ++row) {
+            const int64_t oh = row % w.out[1];
+            const int64_t od = row / w.out[1] % w.out[0];
+            const int64_t b = row / (w.out[1] * w.out[0]);
+            const int64_t at = row * w.out[2] * c;
+            const T* xb = x + b * w.in_size() * c;
+            if (tiles_2x2(w)) {
+                max_row_2x2_cl(w, c, xb + od * w.in[1] * w.in[2] * c, oh,
+                               y + at, index + at);
+            } else {
+                max_row_cl(w, c, xb, od, oh, y + at, index + at,
+                           best_tap.data(), nan_tap.data());
+            }
+        }
+    }
+}
+
+// max_backward_2x2 for channels-last arrays: each output row owns its two
+// input rows, which get the gradient at the tap of the index and zero
+// elsewhere, branch-free.
+template <typename T>
+CHAINERX_CPP_CLONES void max_backward_2x2_cl(const Window& w, int64_t c,
+                                             const T* gy,
+                                             const int64_t* index, T* gx) {
+    const int64_t images = w.planes / std::max<int64_t>(c, 1);
+    const int64_t out_h = w.out[1], out_w = w.out[2];
+    const int64_t row = w.in[2] * c;
+    const int64_t rows = images * w.in[0] * out_h;
+    const bool many = rows * 2 * row >= loops::kParallelGrainHeavy;
+#pragma omp parallel for schedule(static) if (many)
+    for (int64_t r = 0; r < rows; ++r) {
+        // Image plane (image, depth) and output row oh; the rows of the
+        // image below the last window stay zero.
+        const int64_t plane = r / out_h, oh = r % out_h;
+        T* top = gx + (plane * w.in[1] + 2 * oh) * row;
+        std::fill(top, top + 2 * row, T(0));
+        if (oh == out_h - 1) {
+            T* end = gx + (plane + 1) * w.in[1] * row;
+            std::fill(top + 2 * row, end, T(0));
+        }
+        const T* g = gy + r * out_w * c;
+        const int64_t* ip = index + r * out_w * c;
+        for (int64_t ow = 0; ow < out_w; ++ow) {
+            T* __restrict a = top + 2 * ow * c;
+            T* __restrict b = a + c;
+            T* __restrict cc = a + row;
+            T* __restrict d = cc + c;
+            const T* __restrict gp = g + ow * c;
+            const int64_t* __restrict tp = ip + ow * c;
+#pragma omp simd
+            for (int64_t ch = 0; ch < c; ++ch) {
+                const int64_t tap = tp[ch];
+                a[ch] = tap == 0 ? gp[ch] : T(0);
+                b[ch] = tap == 1 ? gp[ch] : T(0);
+                cc[ch] = tap == 2 ? gp[ch] : T(0);
+                d[ch] = tap == 3 ? gp[ch] : T(0);
+            }
+        }
+    }
+}
+
+// max_backward_planes for channels-last arrays of `c` channels.
+template <typename T>
+void max_backward_cl(const Window& w, int64_t c, const T* gy,
+                     const int64_t* index, T* gx) {
+    if (tiles_2x2(w)) {
+        max_backward_2x2_cl(w, c, gy, index, gx);
+        return;
+    }
+    const int64_t taps = taps_of(w);
+    const int64_t images = w.planes / std::max<int64_t>(c, 1);
+    std::fill(gx, gx + images * w.in_size() * c, T(0));
+    for_each_position_by_image(w, images, c, [&](int64_t b, int64_t o,
+                                                 const int64_t* pos) {
+        const int64_t at = (b * w.out_size() + o) * c;
+        T* gxb = gx + b * w.in_size() * c;
+        for (int64_t ch = 0; ch < c; ++ch) {
+            const int64_t tap = index[at + ch];
+            if (tap < 0 || tap >= taps || pos[tap] < 0) continue;
+            gxb[pos[tap] * c + ch] += gy[at + ch];
+        }
+    });
+}
+
+// average_forward_planes for channels-last arrays: the taps summed in the
+// same order, channel by channel.
+template <typename T>
+void average_forward_cl(const Window& w, int64_t c, const T* x,
+                        const T* divisor, T* y) {
+    const int64_t taps = taps_of(w);
+    const int64_t images = w.planes / std::max<int64_t>(c, 1);
+    for_each_position(w, images, c, [&](int64_t b, int64_t o,
+                                        const int64_t* pos) {
+        const T* xb = x + b * w.in_size() * c;
+        T* __restrict total = y + (b * w.out_size() + o) * c;
+        std::fill(total, total + c, T(0));
+        for (int64_t tap = 0; tap < taps; ++tap) {
+            if (pos[tap] < 0) continue;
+            const T* __restrict v = xb + pos[tap] * c;
+#pragma omp simd
+            for (int64_t ch = 0; ch < c; ++ch) total[ch] += v[ch];
+        }
+        const T d = divisor[o];
+#pragma omp simd
+        for (int64_t ch = 0; ch < c; ++ch) total[ch] /= d;
+    });
+}
+
+template <typename T>
+void average_backward_cl(const Window& w, int64_t c, const T* gy,
+                         const T* divisor, T* gx) {
+    const int64_t taps = taps_of(w);
+    const int64_t images = w.planes / std::max<int64_t>(c, 1);
+    std::fill(gx, gx + images * w.in_size() * c, T(0));
+    for_each_position_by_image(w, images, c, [&](int64_t b, int64_t o,
+                                                 const int64_t* pos) {
+        const T* g = gy + (b * w.out_size() + o) * c;
+        const T d = divisor[o];
+        T* gxb = gx + b * w.in_size() * c;
+        for (int64_t tap = 0; tap < taps; ++tap) {
+            if (pos[tap] < 0) continue;
+            T* __restrict out = gxb + pos[tap] * c;
+#pragma omp simd
+            for (int64_t ch = 0; ch < c; ++ch) out[ch] += g[ch] / d;
+        }
+    });
+}
+
 py::tuple max_forward(const array& x, const std::vector<int64_t>& out,
                       const std::vector<int64_t>& ksize,
                       const std::vector<int64_t>& stride,
                       const std::vector<int64_t>& pad) {
-    require_contiguous(x, "x", -1);
-    require_float(x, "x");
+    require_plain(x, "x", -1);
+    require_float_dtype(x, "x");
     auto w = make_window(shape_of(x), out, ksize, stride, pad);
     auto y_shape = output_shape(shape_of(x), out);
-    array y = empty_like_dtype(x, y_shape);
-    py::array_t<int64_t> index(std::vector<py::ssize_t>(
-        y_shape.begin(), y_shape.end()));
-    int64_t* pindex = index.mutable_data();
+    const bool cl = channels_last_only(x);
+    const int64_t c = x.shape(1);
+    array y = cl ? empty_channels_last(x.dtype(), y_shape)
+                 : empty_like_dtype(x, y_shape);
+    const auto int64 = py::dtype::of<int64_t>();
+    array index = cl ? empty_channels_last(int64, y_shape)
+                     : array(int64, std::vector<py::ssize_t>(
+                                        y_shape.begin(), y_shape.end()));
+    int64_t* pindex = static_cast<int64_t*>(index.mutable_data());
     loops::with_float(x, [&](auto zero) {
         using T = decltype(zero);
         py::gil_scoped_release release;
-        if (tiles_2x2(w)) {
+        if (cl) {
+            max_forward_cl(w, c, loops::in<T>(x), loops::out<T>(y), pindex);
+        } else if (tiles_2x2(w)) {
             max_forward_2x2(w, loops::in<T>(x), loops::out<T>(y), pindex);
         } else {
             max_forward_planes(w, loops::in<T>(x), loops::out<T>(y),
@@ -348,23 +685,39 @@ py::tuple max_forward(const array& x, const std::vector<int64_t>& out,
     return py::make_tuple(y, index);
 }
 
-array max_backward(const array& gy, const py::array_t<int64_t>& index,
+array max_backward(const array& gy, const array& index,
                    const std::vector<int64_t>& x_shape,
                    const std::vector<int64_t>& ksize,
                    const std::vector<int64_t>& stride,
                    const std::vector<int64_t>& pad) {
-    require_contiguous(gy, "gy", -1);
-    require_contiguous(index, "indexes", gy.ndim());
-    require_float(gy, "gy");
+    require_plain(gy, "gy", -1);
+    require_float_dtype(gy, "gy");
+    const bool cl = channels_last_only(gy);
+    if (cl) {
+        require_plain(index, "indexes", gy.ndim());
+    } else {
+        require_contiguous(index, "indexes", gy.ndim());
+    }
+    if (!index.dtype().is(py::dtype::of<int64_t>()) ||
+        shape_of(index) != shape_of(gy) ||
+        (cl && !channels_last_only(index))) {
+        throw std::invalid_argument(
+            "indexes must be int64, of the shape and layout of gy");
+    }
     dims xs(x_shape.begin(), x_shape.end());
     std::vector<int64_t> out(gy.shape() + 2, gy.shape() + gy.ndim());
     auto w = make_window(xs, out, ksize, stride, pad);
-    array gx = empty_like_dtype(gy, xs);
-    const int64_t* pindex = index.data();
+    const int64_t c = gy.shape(1);
+    array gx = cl ? empty_channels_last(gy.dtype(), xs)
+                  : empty_like_dtype(gy, xs);
+    const int64_t* pindex = static_cast<const int64_t*>(index.data());
     loops::with_float(gy, [&](auto zero) {
         using T = decltype(zero);
         py::gil_scoped_release release;
-        if (tiles_2x2(w)) {
+        if (cl) {
+            max_backward_cl(w, c, loops::in<T>(gy), pindex,
+                            loops::out<T>(gx));
+        } else if (tiles_2x2(w)) {
             max_backward_2x2(w, loops::in<T>(gy), pindex, loops::out<T>(gx));
         } else {
             max_backward_planes(w, loops::in<T>(gy), pindex,
@@ -390,16 +743,25 @@ array average_forward(const array& x, const array& divisor,
                       const std::vector<int64_t>& ksize,
                       const std::vector<int64_t>& stride,
                       const std::vector<int64_t>& pad) {
-    require_contiguous(x, "x", -1);
-    require_float(x, "x");
+    require_plain(x, "x", -1);
+    require_float_dtype(x, "x");
     auto w = make_window(shape_of(x), out, ksize, stride, pad);
     require_divisor(divisor, x, w.out_size());
-    array y = empty_like_dtype(x, output_shape(shape_of(x), out));
+    const bool cl = channels_last_only(x);
+    const int64_t c = x.shape(1);
+    const dims y_shape = output_shape(shape_of(x), out);
+    array y = cl ? empty_channels_last(x.dtype(), y_shape)
+                 : empty_like_dtype(x, y_shape);
     loops::with_float(x, [&](auto zero) {
         using T = decltype(zero);
         py::gil_scoped_release release;
-        average_forward_planes(w, loops::in<T>(x), loops::in<T>(divisor),
+        if (cl) {
+            average_forward_cl(w, c, loops::in<T>(x), loops::in<T>(divisor),
                                loops::out<T>(y));
+        } else {
+            average_forward_planes(w, loops::in<T>(x),
+                                   loops::in<T>(divisor), loops::out<T>(y));
+        }
     });
     return y;
 }
@@ -409,18 +771,27 @@ array average_backward(const array& gy, const array& divisor,
                        const std::vector<int64_t>& ksize,
                        const std::vector<int64_t>& stride,
                        const std::vector<int64_t>& pad) {
-    require_contiguous(gy, "gy", -1);
-    require_float(gy, "gy");
+    require_plain(gy, "gy", -1);
+    require_float_dtype(gy, "gy");
     dims xs(x_shape.begin(), x_shape.end());
     std::vector<int64_t> out(gy.shape() + 2, gy.shape() + gy.ndim());
     auto w = make_window(xs, out, ksize, stride, pad);
     require_divisor(divisor, gy, w.out_size());
-    array gx = empty_like_dtype(gy, xs);
+    const bool cl = channels_last_only(gy);
+    const int64_t c = gy.shape(1);
+    array gx = cl ? empty_channels_last(gy.dtype(), xs)
+                  : empty_like_dtype(gy, xs);
     loops::with_float(gy, [&](auto zero) {
         using T = decltype(zero);
         py::gil_scoped_release release;
-        average_backward_planes(w, loops::in<T>(gy),
+        if (cl) {
+            average_backward_cl(w, c, loops::in<T>(gy),
                                 loops::in<T>(divisor), loops::out<T>(gx));
+        } else {
+            average_backward_planes(w, loops::in<T>(gy),
+                                    loops::in<T>(divisor),
+                                    loops::out<T>(gx));
+        }
     });
     return gx;
 }

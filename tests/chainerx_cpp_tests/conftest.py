@@ -13,7 +13,8 @@ def _requires_kernels():
 
 
 def _run_both(func, *arrays, seed=0):
-    """Runs ``func`` on Variables of ``arrays`` with the kernels off, then on.
+    """Runs ``func`` on Variables of ``arrays`` (copies in their layouts)
+    with the kernels off, then on.
 
     ``func`` returns one Variable; it is backpropagated with the same
     random output gradient both times. Returns the output arrays and the
@@ -22,7 +23,7 @@ def _run_both(func, *arrays, seed=0):
     results = []
     for mode in ('never', 'always'):
         with chainer.using_config('use_chainerx_cpp', mode):
-            xs = [chainer.Variable(a.copy()) for a in arrays]
+            xs = [chainer.Variable(a.copy(order='K')) for a in arrays]
             y = func(*xs)
             y.grad = numpy.random.RandomState(seed).uniform(
                 -1, 1, y.shape).astype(y.dtype)

@@ -130,14 +130,14 @@ def test_bad_mode_is_an_error():
 
 
 class _Refusing:
-    # The kernels, but each convolution kernel reports the case as one it
-    # does not cover.
+    # The kernels, but each convolution kernel (and the sum of the bias
+    # gradient) reports the case as one it does not cover.
 
     def __init__(self, kernels):
         self._kernels = kernels
 
     def __getattr__(self, name):
-        if name.startswith('convolution_'):
+        if name.startswith('convolution_') or name == 'channel_sum':
             def refuse(*args, **kwargs):
                 raise chainer._kernels.Unsupported('not covered')
             return refuse

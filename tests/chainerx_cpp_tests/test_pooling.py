@@ -28,26 +28,52 @@ def _case_id(case):
     return 'x{}-k{}-s{}-p{}-cover{}'.format(*case)
 
 
+_LAYOUTS = ['c', 'channels_last']
+
+
+def _laid_out(x, layout):
+    # x itself, or its values channels-last (as a convolution returns them).
+    if layout == 'c':
+        return x
+    return numpy.moveaxis(
+        numpy.ascontiguousarray(numpy.moveaxis(x, 1, -1)), -1, 1)
+
+
+def _check_layout(y, layout):
+    # The kernels' outputs keep a channels-last input's layout.
+    if layout == 'channels_last' and y.shape[1] > 1:
+        assert not y.flags.c_contiguous
+        assert chainer._kernels.is_channels_last(y)
+    else:
+        assert y.flags.c_contiguous
+
+
+@pytest.mark.parametrize('layout', _LAYOUTS)
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
 @pytest.mark.parametrize('case', _CASES, ids=_case_id)
-def test_max_pooling_matches_numpy_path(case, dtype, run_both, tolerance):
+def test_max_pooling_matches_numpy_path(case, dtype, layout, run_both,
+                                        tolerance):
     shape, ksize, stride, pad, cover_all = case
     x = numpy.random.RandomState(1).uniform(-1, 1, shape).astype(dtype)
 
     def f(v):
         return F.max_pooling_nd(v, ksize, stride, pad, cover_all)
-    (y0, (gx0,)), (y1, (gx1,)) = run_both(f, x)
+    (y0, (gx0,)), (y1, (gx1,)) = run_both(f, _laid_out(x, layout))
     testing.assert_allclose(y0, y1, atol=0, rtol=0)
     testing.assert_allclose(gx0, gx1, **tolerance(dtype))
+    _check_layout(y1, layout)
+    _check_layout(gx1, layout)
 
 
+@pytest.mark.parametrize('layout', _LAYOUTS)
 @pytest.mark.parametrize('case', _CASES, ids=_case_id)
-def test_max_pooling_indexes_match(case):
+def test_max_pooling_indexes_match(case, layout):
     shape, ksize, stride, pad, cover_all = case
     # Ties, -inf and NaN inside windows decide which index wins.
     x = numpy.random.RandomState(2).randint(-2, 2, shape).astype('f')
     x.ravel()[::7] = -numpy.inf
     x.ravel()[::11] = numpy.nan
+    x = _laid_out(x, layout)
     indexes = []
     for mode in ('never', 'always'):
         with chainer.using_config('use_chainerx_cpp', mode):
@@ -59,16 +85,20 @@ def test_max_pooling_indexes_match(case):
     numpy.testing.assert_array_equal(i0, i1)
 
 
-def test_max_pooling_long_window_nan_index():
+@pytest.mark.parametrize('layout', _LAYOUTS)
+def test_max_pooling_long_window_nan_index(layout):
     # Windows of more than 16 elements find the first NaN, as argmax does.
-    x = numpy.zeros((1, 1, 5, 5), 'f')
+    x = numpy.zeros((1, 3, 5, 5), 'f')
     x[0, 0, 3, 2] = numpy.nan
+    x[0, 2, 4, 4] = numpy.nan
+    x[0, 2, 1, 0] = numpy.nan
+    x = _laid_out(x, layout)
     results = []
     for mode in ('never', 'always'):
         with chainer.using_config('use_chainerx_cpp', mode):
             results.append(F.max_pooling_2d(x, 5, return_indices=True)[1])
     numpy.testing.assert_array_equal(results[0], results[1])
-    assert results[1].ravel()[0] == 17
+    assert results[1].ravel().tolist() == [17, 0, 5]
 
 
 def test_max_pooling_non_contiguous_input(run_both):
@@ -99,17 +129,20 @@ def test_max_pooling_double_backprop_uses_kernel_indexes():
     ((2, 3, 9), 3, 2, 1),
     ((1, 2, 5, 6, 7), 3, 2, 1),
 ], ids=lambda c: 'x{}-k{}-s{}-p{}'.format(*c))
+@pytest.mark.parametrize('layout', _LAYOUTS)
 def test_average_pooling_matches_numpy_path(
-        case, pad_value, dtype, run_both, tolerance):
+        case, pad_value, dtype, layout, run_both, tolerance):
     shape, ksize, stride, pad = case
     x = numpy.random.RandomState(1).uniform(-1, 1, shape).astype(dtype)
 
     def f(v):
         return F.average_pooling_nd(v, ksize, stride, pad,
                                     pad_value=pad_value)
-    (y0, (gx0,)), (y1, (gx1,)) = run_both(f, x)
+    (y0, (gx0,)), (y1, (gx1,)) = run_both(f, _laid_out(x, layout))
     testing.assert_allclose(y0, y1, **tolerance(dtype))
     testing.assert_allclose(gx0, gx1, **tolerance(dtype))
+    _check_layout(y1, layout)
+    _check_layout(gx1, layout)
 
 
 def test_average_pooling_2d_matches_numpy_path(run_both):

@@ -11,7 +11,9 @@ strided copies of im2col and col2im run over longer contiguous rows:
 batch-major ``(c, n, spatial...)`` copies rows of the last spatial length,
 batch-last ``(c, spatial..., n)`` rows of ``n`` (times that length at
 stride 1) but costs transposed copies in and out. Results are returned
-C-contiguous. Everything here works on NumPy and CuPy arrays alike.
+C-contiguous, or channels-last from the compiled kernels (see
+``chainerx_cpp/convolution.cpp``). Everything here works on NumPy and CuPy
+arrays alike.
 """
 
 from chainer import _kernels
@@ -107,7 +109,7 @@ def forward(x, W, b, stride, pad, outs, dilate, groups):
     if kernels is not None and x.ndim <= 5:
         try:
             return kernels.convolution_forward(
-                _contiguous(x), _contiguous(W), _contiguous(b),
+                _kernels.plain(x), _contiguous(W), _contiguous(b),
                 x.shape[:1] + W.shape[:1] + tuple(outs),
                 *_onednn_geometry(x.shape[2:], W.shape[2:], stride, pad,
                                   outs, dilate), groups)
@@ -141,7 +143,7 @@ def grad_weight(x, gy, ksize, stride, pad, dilate, groups, w_dtype):
     if kernels is not None and x.ndim <= 5 and x.dtype == w_dtype:
         try:
             gW, _ = kernels.convolution_backward_weights(
-                _contiguous(x), _contiguous(gy),
+                _kernels.plain(x), _kernels.plain(gy),
                 gy.shape[1:2] + (x.shape[1] // groups,) + tuple(ksize),
                 False,
                 *_onednn_geometry(x.shape[2:], ksize, stride, pad,
@@ -174,7 +176,7 @@ def transposed(x, W, b, stride, pad, outs, dilate, groups):
     if kernels is not None and x.ndim <= 5:
         try:
             y = kernels.convolution_backward_data(
-                _contiguous(x), _contiguous(W),
+                _kernels.plain(x), _contiguous(W),
                 x.shape[:1] + (W.shape[1] * groups,) + tuple(outs),
                 *_onednn_geometry(outs, W.shape[2:], stride, pad,
                                   x.shape[2:], dilate), groups)

@@ -18,6 +18,7 @@ import operator
 import numpy
 
 import chainer
+from chainer import _kernels
 from chainer import backend
 from chainer.backends import cuda
 from chainer import function_node
@@ -227,7 +228,10 @@ class Add(function_node.FunctionNode):
         _check_binary(in_types, False)
 
     def forward(self, inputs):
-        return utils.force_array(inputs[0] + inputs[1]),
+        lhs, rhs = inputs
+        if not lhs.flags.c_contiguous:
+            rhs = _kernels.layout_like(rhs, lhs)
+        return utils.force_array(lhs + rhs),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs

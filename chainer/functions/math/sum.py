@@ -1,10 +1,18 @@
 import numpy
 
 import chainer
+from chainer import _kernels
 from chainer.functions.array import reshape
 from chainer import function_node
 from chainer import utils
 from chainer.utils import type_check
+
+
+def _over_all_but_channels(axis, ndim):
+    # Whether `axis` is every axis of an (N, C, spatial...) array but C
+    # (a bias gradient), which the kernels sum in one pass in any layout.
+    return (len(axis) == ndim - 1
+            and sorted(a % ndim for a in axis) == [0] + list(range(2, ndim)))
 
 
 class Sum(function_node.FunctionNode):
@@ -41,6 +49,12 @@ class Sum(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
+        if (self.axis is not None and x.ndim >= 3 and not self.keepdims
+                and _over_all_but_channels(self.axis, x.ndim)):
+            y = _kernels.call((x,), _kernels.FLOATS,
+                              lambda k: k.channel_sum(_kernels.plain(x)))
+            if y is not None:
+                return y,
         y = x.sum(axis=self.axis, keepdims=self.keepdims)
         if isinstance(y, numpy.generic):
             y = numpy.asarray(y)

@@ -113,6 +113,16 @@ def _contiguous(*arrays):
     return [numpy.ascontiguousarray(a) for a in arrays]
 
 
+def _kernel_args(x, per_channel, gy=None):
+    # x as the kernels take it (C-contiguous or channels-last), the
+    # per-channel arrays C-contiguous, and gy, if given, in x's layout.
+    x = _kernels.plain(x)
+    args = [x] + _contiguous(*per_channel)
+    if gy is not None:
+        args.append(_kernels.in_layout_of(gy, x))
+    return args
+
+
 def _cast(v, dtype):
     if v is None or v.dtype == dtype:
         return v
@@ -256,7 +266,7 @@ class BatchNormalization(function_node.FunctionNode):
         return _call_kernel(
             x, gamma, axis, (x, gamma, beta),
             lambda k: k.batch_normalization_forward(
-                *_contiguous(x, gamma, beta), self.eps))
+                *_kernel_args(x, (gamma, beta)), self.eps))
 
     def _update_running_statistics(self, mean, var, m):
         decay = self.decay
@@ -283,8 +293,8 @@ def _backward_kernel(x, gamma, gy, stats, global_stats):
     return _call_kernel(
         x, gamma, stats.axis, (x, gamma, gy, stats.mean, stats.inv_std),
         lambda k: k.batch_normalization_backward(
-            *_contiguous(x, gamma, stats.mean.ravel(), stats.inv_std.ravel(),
-                         gy), global_stats))
+            *_kernel_args(x, (gamma, stats.mean.ravel(),
+                              stats.inv_std.ravel()), gy), global_stats))
 
 
 class BatchNormalizationGrad(function_node.FunctionNode):
@@ -413,7 +423,7 @@ class FixedBatchNormalization(function_node.FunctionNode):
         self.inv_std = inv_std
         y = _call_kernel(x, gamma, axis, inputs,
                          lambda k: k.fixed_batch_normalization_forward(
-                             *_contiguous(*inputs), self.eps))
+                             *_kernel_args(x, inputs[1:]), self.eps))
         if y is not None:
             return y,
         scale = gamma.reshape(stat_shape) * inv_std

@@ -1,3 +1,4 @@
+from chainer import _kernels
 from chainer import function_node
 from chainer.functions.pooling import average_pooling_nd
 from chainer.functions.pooling import pooling_2d
@@ -14,6 +15,7 @@ class AveragePooling2D(pooling_2d.Pooling2D):
                                     self._pad, False)
         self._in_shape = x.shape
         self._in_dtype = x.dtype
+        self._in_channels_last = _kernels.strictly_channels_last(x)
         y = average_pooling_nd.average_windows(
             x, self._ksize, self._stride, self._pad, outs, self.kh * self.kw)
         return y,
@@ -35,12 +37,13 @@ class AveragePooling2DGrad(function_node.FunctionNode):
         self.pw = apool2d.pw
         self._in_shape = apool2d._in_shape
         self._in_dtype = apool2d._in_dtype
+        self._in_channels_last = apool2d._in_channels_last
 
     def forward(self, inputs):
         gy, = inputs
         gx = average_pooling_nd.spread_windows(
             gy, (self.kh, self.kw), (self.sy, self.sx), (self.ph, self.pw),
-            self._in_shape, self.kh * self.kw)
+            self._in_shape, self.kh * self.kw, self._in_channels_last)
         return gx,
 
     def backward(self, indexes, grad_outputs):

@@ -34,7 +34,7 @@ def average_windows(x, ksize, stride, pad, outs, divisor):
     kernels = _kernels.get((x,), _kernels.FLOATS)
     if kernels is not None and len(ksize) <= 3:
         return kernels.average_pooling_forward(
-            numpy.ascontiguousarray(x), _divisor_array(divisor, outs, x.dtype),
+            _kernels.plain(x), _divisor_array(divisor, outs, x.dtype),
             outs, ksize, stride, pad)
     total = pooling_nd.window_sum(x, ksize, stride, pad, outs,
                                   _accumulation_dtype(x.dtype))
@@ -42,13 +42,15 @@ def average_windows(x, ksize, stride, pad, outs, divisor):
     return y.astype(x.dtype, copy=False)
 
 
-def spread_windows(gy, ksize, stride, pad, x_shape, divisor):
+def spread_windows(gy, ksize, stride, pad, x_shape, divisor,
+                   channels_last=False):
     """Gradient of :func:`average_windows`: ``gy / divisor`` added to every
-    element of its window, for an input of shape ``x_shape``."""
+    element of its window, for an input of shape ``x_shape``; from the
+    kernels, channels-last if ``channels_last`` (the input's layout)."""
     kernels = _kernels.get((gy,), _kernels.FLOATS)
     if kernels is not None and len(ksize) <= 3:
         return kernels.average_pooling_backward(
-            numpy.ascontiguousarray(gy),
+            _kernels.to_layout(gy, channels_last),
             _divisor_array(divisor, gy.shape[2:], gy.dtype), x_shape,
             ksize, stride, pad)
     g = (gy / divisor).astype(gy.dtype, copy=False)
@@ -84,6 +86,7 @@ class AveragePoolingND(pooling_nd._PoolingND):
             self.width = int(utils.size_of_shape(self.ksize))
         self._in_shape = x.shape
         self._in_dtype = x.dtype
+        self._in_channels_last = _kernels.strictly_channels_last(x)
         y = average_windows(x, self.ksize, self.stride, self.pad, outs,
                             self.width)
         return y,
@@ -103,7 +106,8 @@ class AveragePoolingNDGrad(function_node.FunctionNode):
         gy, = inputs
         func = self.func
         gx = spread_windows(gy, func.ksize, func.stride, func.pad,
-                            func._in_shape, func.width)
+                            func._in_shape, func.width,
+                            func._in_channels_last)
         return gx,
 
     def backward(self, indexes, grad_outputs):

@@ -25,7 +25,7 @@ class MaxPoolingND(pooling_nd._PoolingND):
         kernels = _kernels.get((x,), _kernels.FLOATS)
         if kernels is not None and self.ndim <= 3:
             y, self.indexes = kernels.max_pooling_forward(
-                numpy.ascontiguousarray(x), outs, self.ksize, self.stride,
+                _kernels.plain(x), outs, self.ksize, self.stride,
                 self.pad)
             return y,
         patches = conv._patches(x, self.ksize, self.stride, self.pad, outs,
@@ -53,9 +53,9 @@ class MaxPoolingNDGrad(function_node.FunctionNode):
         kernels = _kernels.get((gy,), _kernels.FLOATS)
         if (kernels is not None and func.ndim <= 3
                 and func.indexes.dtype == numpy.int64):
+            indexes = _kernels.plain(func.indexes)
             gx = kernels.max_pooling_backward(
-                numpy.ascontiguousarray(gy),
-                numpy.ascontiguousarray(func.indexes), func._in_shape,
+                _kernels.in_layout_of(gy, indexes), indexes, func._in_shape,
                 func.ksize, func.stride, func.pad)
             return gx,
         gx = pooling_nd.scatter(gy, func.indexes, func.ksize, func.stride,
