@@ -164,7 +164,9 @@ struct Geometry {
     // The format the primitives get for an activation of `shape`.
     dnnl::memory::desc data_choice(const dims& shape,
                                    dnnl::memory::data_type dt) const {
-        if (channels_last()) return {shape, dt, activation_tag(spatial(), true)};
+        if (channels_last()) {
+            return {shape, dt, activation_tag(spatial(), true)};
+        }
         return {shape, dt, tag::any};
     }
 

@@ -1,4 +1,5 @@
-// Matrix products of the linear layer through oneDNN's matmul primitive:
+// Matrix products of the linear layer through oneDNN (its matmul
+// primitive, or its sgemm for plain products of few rows):
 // y = op(a) op(b) (+ bias), op a transpose or not, in float32.
 //
 // The forward of F.linear is gemm(x, W, false, true, b), its input
@@ -6,8 +7,9 @@
 // gemm(gy, x, true, false). Given `add_to`, the product is added to that
 // array in place (oneDNN's sum post-op) and it is returned: a weight
 // gradient summed over the steps of a recurrent network then needs no new
-// array and no separate pass over the sum per step. Running them on the kernels' own OpenMP
-// threads keeps NumPy's BLAS threads from spinning beside them.
+// array and no separate pass over the sum per step. Running them on the
+// kernels' own OpenMP threads keeps NumPy's BLAS threads from spinning
+// beside them.
 #include "common.hpp"
 
 namespace chainerx_cpp {
@@ -15,6 +17,13 @@ namespace {
 
 // Products below this many multiply-adds run on one thread.
 constexpr int64_t kParallelMin = 1 << 17;
+
+// Plain products (no transpose, bias or sum) of at most this many rows go
+// through oneDNN's sgemm, which reads b as it is: the matmul primitive
+// first copies b into its blocked layout, which costs more than the
+// product when a has few rows (a recurrent network's input gradient per
+// step: 20 x 10000 by 10000 x 650 takes 0.70 ms instead of 0.93 ms).
+constexpr int64_t kSgemmMaxRows = 64;
 
 // The (rows, cols) matrix that `a` holds, transposed or not, as a oneDNN
 // description of a's own buffer.
@@ -78,38 +87,51 @@ array gemm(const array& a, const array& b, bool trans_a, bool trans_b,
     } else {
         y = empty_like_dtype(a, {m, n});
     }
+    const bool plain_product = !trans_a && !trans_b && !with_bias &&
+                               !accumulate && m <= kSgemmMaxRows;
+    float* out = static_cast<float*>(y.mutable_data());
     {
         py::gil_scoped_release release;
         SerialScope serial(m * n * k < kParallelMin);
-        auto a_desc = matrix_desc(a, trans_a);
-        auto b_desc = matrix_desc(b, trans_b);
-        dnnl::memory::desc y_desc({m, n}, dnnl::memory::data_type::f32,
-                                  tag::ab);
-        auto bias_desc = with_bias
-            ? dnnl::memory::desc({1, n}, dnnl::memory::data_type::f32,
-                                 tag::ab)
-            : dnnl::memory::desc();
-        dnnl::primitive_attr attr;
-        if (accumulate) {
-            dnnl::post_ops sum;
-            sum.append_sum(1.0f);
-            attr.set_post_ops(sum);
+        if (plain_product) {
+            const auto status = dnnl_sgemm(
+                'N', 'N', m, n, k, 1.0f,
+                static_cast<const float*>(a.data()), k,
+                static_cast<const float*>(b.data()), n, 0.0f, out, n);
+            if (status != dnnl_success) {
+                throw std::runtime_error("dnnl_sgemm failed");
+            }
+        } else {
+            auto a_desc = matrix_desc(a, trans_a);
+            auto b_desc = matrix_desc(b, trans_b);
+            dnnl::memory::desc y_desc({m, n}, dnnl::memory::data_type::f32,
+                                      tag::ab);
+            auto bias_desc = with_bias
+                ? dnnl::memory::desc({1, n}, dnnl::memory::data_type::f32,
+                                     tag::ab)
+                : dnnl::memory::desc();
+            dnnl::primitive_attr attr;
+            if (accumulate) {
+                dnnl::post_ops sum;
+                sum.append_sum(1.0f);
+                attr.set_post_ops(sum);
+            }
+            dnnl::matmul::primitive_desc pd(cpu_engine(), a_desc, b_desc,
+                                            bias_desc, y_desc, attr);
+            std::unordered_map<int, dnnl::memory> args{
+                {DNNL_ARG_SRC, dnnl::memory(a_desc, cpu_engine(),
+                                            const_cast<void*>(a.data()))},
+                {DNNL_ARG_WEIGHTS, dnnl::memory(b_desc, cpu_engine(),
+                                                const_cast<void*>(b.data()))},
+                {DNNL_ARG_DST, dnnl::memory(y_desc, cpu_engine(), out)}};
+            if (with_bias) {
+                args[DNNL_ARG_BIAS] = dnnl::memory(
+                    bias_desc, cpu_engine(),
+                    const_cast<void*>(bias_array.data()));
+            }
+            dnnl::matmul(pd).execute(cpu_stream(), args);
+            cpu_stream().wait();
         }
-        dnnl::matmul::primitive_desc pd(cpu_engine(), a_desc, b_desc,
-                                        bias_desc, y_desc, attr);
-        std::unordered_map<int, dnnl::memory> args{
-            {DNNL_ARG_SRC, dnnl::memory(a_desc, cpu_engine(),
-                                        const_cast<void*>(a.data()))},
-            {DNNL_ARG_WEIGHTS, dnnl::memory(b_desc, cpu_engine(),
-                                            const_cast<void*>(b.data()))},
-            {DNNL_ARG_DST, dnnl::memory(y_desc, cpu_engine(),
-                                        y.mutable_data())}};
-        if (with_bias) {
-            args[DNNL_ARG_BIAS] = dnnl::memory(
-                bias_desc, cpu_engine(), const_cast<void*>(bias_array.data()));
-        }
-        dnnl::matmul(pd).execute(cpu_stream(), args);
-        cpu_stream().wait();
     }
     return y;
 }

@@ -25,6 +25,22 @@ def test_linear_matches_numpy_path(shape, nobias, run_both):
         testing.assert_allclose(a, b, atol=1e-4, rtol=1e-4)
 
 
+@pytest.mark.parametrize('rows', [1, 20, 64, 65, 200])
+@pytest.mark.parametrize('trans_a, trans_b', [
+    (False, False), (False, True), (True, False), (True, True)])
+def test_gemm_matches_numpy(rows, trans_a, trans_b):
+    # Plain products of up to 64 rows run through sgemm, the others (and
+    # every transposed one) through the matmul primitive.
+    rng = numpy.random.RandomState(2)
+    a = rng.uniform(-1, 1, (rows, 70)).astype('f')
+    b = rng.uniform(-1, 1, (70, 90)).astype('f')
+    a_arg = numpy.ascontiguousarray(a.T) if trans_a else a
+    b_arg = numpy.ascontiguousarray(b.T) if trans_b else b
+    y = chainerx_cpp.get_kernels().gemm(a_arg, b_arg, trans_a, trans_b)
+    assert y.shape == (rows, 90) and y.flags.c_contiguous
+    testing.assert_allclose(a.astype('d') @ b, y, atol=1e-4, rtol=1e-4)
+
+
 def test_linear_batch_axes_and_non_contiguous(run_both):
     rng = numpy.random.RandomState(1)
     x = rng.uniform(-1, 1, (4, 3, 12)).astype('f')[:, :, ::2]
