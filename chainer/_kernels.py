@@ -157,8 +157,7 @@ def layout_like(a, like):
     a residual sum of a convolution's output keeps its layout.
     """
     if (type(like) is numpy.ndarray and type(a) is numpy.ndarray
-            and a.shape == like.shape and not like.flags.c_contiguous
-            and strictly_channels_last(like)):
+            and a.shape == like.shape and strictly_channels_last(like)):
         return in_layout_of(a, like)
     return a
 
