@@ -336,26 +336,37 @@ bool channels_last_only(const array& a) {
     return !(a.flags() & py::array::c_style) && is_channels_last(a);
 }
 
-// The input position of each tap, or -1 where the tap of the window at
-// output (od, oh, ow) falls outside the image: taps in C order.
-void tap_positions(const Window& w, int64_t od, int64_t oh, int64_t ow,
-                   int64_t* pos) {
-    int64_t t = 0;
+// Calls f(tap, input position) for each tap of the window at output
+// (od, oh, ow) inside the image, the taps in C order of the kernel.
+template <typename F>
+inline void for_each_tap_inside(const Window& w, int64_t od, int64_t oh,
+                                int64_t ow, F f) {
     for (int64_t kd = 0; kd < w.k[0]; ++kd) {
         const int64_t d = od * w.s[0] - w.p[0] + kd;
+        if (d < 0 || d >= w.in[0]) continue;
         for (int64_t kh = 0; kh < w.k[1]; ++kh) {
             const int64_t h = oh * w.s[1] - w.p[1] + kh;
-            for (int64_t kw = 0; kw < w.k[2]; ++kw, ++t) {
+            if (h < 0 || h >= w.in[1]) continue;
+            for (int64_t kw = 0; kw < w.k[2]; ++kw) {
                 const int64_t c = ow * w.s[2] - w.p[2] + kw;
-                const bool inside = d >= 0 && d < w.in[0] && h >= 0 &&
-                                    h < w.in[1] && c >= 0 && c < w.in[2];
-                pos[t] = inside ? (d * w.in[1] + h) * w.in[2] + c : -1;
+                if (c < 0 || c >= w.in[2]) continue;
+                f((kd * w.k[1] + kh) * w.k[2] + kw,
+                  (d * w.in[1] + h) * w.in[2] + c);
             }
         }
     }
 }
 
 int64_t taps_of(const Window& w) { return w.k[0] * w.k[1] * w.k[2]; }
+
+// The input position of each tap, or -1 where the tap of the window at
+// output (od, oh, ow) falls outside the image: taps in C order.
+void tap_positions(const Window& w, int64_t od, int64_t oh, int64_t ow,
+                   int64_t* pos) {
+    std::fill(pos, pos + taps_of(w), -1);
+    for_each_tap_inside(w, od, oh, ow,
+                        [&](int64_t tap, int64_t at) { pos[tap] = at; });
+}
 
 // Calls f(image, output position, tap positions) for every output
 // position of every image, parallel over the images' output positions.
@@ -448,23 +459,10 @@ CHAINERX_CPP_CLONES void max_row_cl(const Window& w, int64_t c,
         std::fill(best, best + c, -std::numeric_limits<T>::infinity());
         std::fill(best_tap, best_tap + c, I(0));
         bool any_nan = false;
-        for (int64_t kd = 0; kd < w.k[0]; ++kd) {
-            const int64_t d = od * w.s[0] - w.p[0] + kd;
-            if (d < 0 || d >= w.in[0]) continue;
-            for (int64_t kh = 0; kh < w.k[1]; ++kh) {
-                const int64_t h = oh * w.s[1] - w.p[1] + kh;
-                if (h < 0 || h >= w.in[1]) continue;
-                for (int64_t kw = 0; kw < w.k[2]; ++kw) {
-                    const int64_t col = ow * w.s[2] - w.p[2] + kw;
-                    if (col < 0 || col >= w.in[2]) continue;
-                    const I tap = static_cast<I>((kd * w.k[1] + kh) * w.k[2] +
-                                                 kw);
-                    max_tap_cl(c, taps, tap,
-                               xb + ((d * w.in[1] + h) * w.in[2] + col) * c,
-                               best, best_tap, nan_tap, &any_nan);
-                }
-            }
-        }
+        for_each_tap_inside(w, od, oh, ow, [&](int64_t tap, int64_t at) {
+            max_tap_cl(c, taps, static_cast<I>(tap), xb + at * c, best,
+                       best_tap, nan_tap, &any_nan);
+        });
         if (any_nan) {
             for (int64_t ch = 0; ch < c; ++ch) {
                 if (nan_tap[ch] < taps) {
