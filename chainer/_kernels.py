@@ -185,8 +185,9 @@ def elementwise(kernel, *arrays):
     if first.ndim > 1 and not first.flags.c_contiguous:
         order = _memory_order(first)
         if order is not None:
-            result = kernel(*[numpy.ascontiguousarray(
-                layout_like(a, first).transpose(order)) for a in arrays])
+            others = [numpy.ascontiguousarray(
+                layout_like(a, first).transpose(order)) for a in arrays[1:]]
+            result = kernel(first.transpose(order), *others)
             return result.transpose(numpy.argsort(order))
     return kernel(*[numpy.asarray(a, order='C') for a in arrays])
 

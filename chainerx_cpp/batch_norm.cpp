@@ -180,11 +180,6 @@ struct Rows {
 
 Rows rows_of(const array& x) { return {x.size() / x.shape(1), x.shape(1)}; }
 
-bool rows_layout(const array& x) {
-    return x.ndim() > 2 && !(x.flags() & py::array::c_style) &&
-           is_channels_last(x);
-}
-
 // Rows summed in T before their sums join the totals in double (about
 // as many terms as a lane of channel_sums takes from a 56x56 plane).
 constexpr int64_t kRowBlock = 256;
@@ -390,7 +385,7 @@ void run_forward(const array& x, const array& gamma, const array& beta,
     void* m = const_cast<void*>(mean.data());
     void* v = const_cast<void*>(var.data());
     const bool f32 = is_float(x, 4);  // dtype() needs the GIL
-    const bool rows = rows_layout(x);
+    const bool rows = is_strictly_channels_last(x);
     py::gil_scoped_release release;
     if (x.ndim() == 2) {
         SerialScope serial(x.size() < kParallelMin);
@@ -442,7 +437,7 @@ py::tuple backward(const array& x, const array& gamma, const array& mean,
                    const array& inv_std, const array& gy, bool global_stats) {
     const int64_t c = channels_of(x, {&gamma, &mean, &inv_std},
                                   {"gamma", "mean", "inv_std"});
-    const bool rows = rows_layout(x);
+    const bool rows = is_strictly_channels_last(x);
     if (!gy.dtype().is(x.dtype()) || shape_of(gy) != shape_of(x) ||
         (rows ? !is_channels_last(gy)
               : !(gy.flags() & py::array::c_style))) {
@@ -490,7 +485,7 @@ template <typename T>
 void sum_channels(const array& x, T* out) {
     const T* px = ptr<T>(x);
     const auto zero = [](int64_t, int64_t) { return T(0); };
-    const bool rows = rows_layout(x);
+    const bool rows = is_strictly_channels_last(x);
     const Planes p = planes_of(x);
     std::vector<double> s(p.c), unused(p.c);
     py::gil_scoped_release release;

@@ -50,6 +50,10 @@ bool is_channels_last(const array& a) {
     return check(0);
 }
 
+bool is_strictly_channels_last(const array& a) {
+    return !(a.flags() & py::array::c_style) && is_channels_last(a);
+}
+
 void require_plain(const array& a, const char* name, int ndim) {
     if (is_channels_last(a) && (ndim < 0 || a.ndim() == ndim)) return;
     require_contiguous(a, name, ndim);
@@ -71,7 +75,7 @@ array empty_channels_last(const py::dtype& dtype, const dims& shape) {
 }
 
 array empty_in_layout(const array& like) {
-    if (!(like.flags() & py::array::c_style) && is_channels_last(like)) {
+    if (is_strictly_channels_last(like)) {
         return empty_channels_last(like.dtype(), shape_of(like));
     }
     return empty_like_dtype(like, shape_of(like));

@@ -44,6 +44,10 @@ void require_contiguous(const array& a, const char* name, int ndim);
 // convolutions return their outputs (and as NumPy's convolution does).
 bool is_channels_last(const array& a);
 
+// Whether `a` is channels-last and not C-contiguous (with one channel, or
+// one spatial element, both hold: the C-contiguous loops then take it).
+bool is_strictly_channels_last(const array& a);
+
 // Checks that `a` is C-contiguous or channels-last, with `ndim` axes.
 void require_plain(const array& a, const char* name, int ndim);
 

@@ -330,12 +330,6 @@ void average_backward_planes(const Window& w, const T* gy, const T* divisor,
 
 // ---- channels-last: (N, spatial..., C) in memory -----------------------
 
-// Whether the activation `a` is channels-last and not C-contiguous (with
-// one channel both hold: the C-contiguous loops take it).
-bool channels_last_only(const array& a) {
-    return !(a.flags() & py::array::c_style) && is_channels_last(a);
-}
-
 // Calls f(tap, input position) for each tap of the window at output
 // (od, oh, ow) inside the image, the taps in C order of the kernel.
 template <typename F>
@@ -659,7 +653,7 @@ py::tuple max_forward(const array& x, const std::vector<int64_t>& out,
     require_float_dtype(x, "x");
     auto w = make_window(shape_of(x), out, ksize, stride, pad);
     auto y_shape = output_shape(shape_of(x), out);
-    const bool cl = channels_last_only(x);
+    const bool cl = is_strictly_channels_last(x);
     const int64_t c = x.shape(1);
     array y = cl ? empty_channels_last(x.dtype(), y_shape)
                  : empty_like_dtype(x, y_shape);
@@ -690,15 +684,11 @@ array max_backward(const array& gy, const array& index,
                    const std::vector<int64_t>& pad) {
     require_plain(gy, "gy", -1);
     require_float_dtype(gy, "gy");
-    const bool cl = channels_last_only(gy);
-    if (cl) {
-        require_plain(index, "indexes", gy.ndim());
-    } else {
-        require_contiguous(index, "indexes", gy.ndim());
-    }
+    const bool cl = is_strictly_channels_last(gy);
+    require_plain(index, "indexes", gy.ndim());
     if (!index.dtype().is(py::dtype::of<int64_t>()) ||
         shape_of(index) != shape_of(gy) ||
-        (cl && !channels_last_only(index))) {
+        is_strictly_channels_last(index) != cl) {
         throw std::invalid_argument(
             "indexes must be int64, of the shape and layout of gy");
     }
@@ -745,7 +735,7 @@ array average_forward(const array& x, const array& divisor,
     require_float_dtype(x, "x");
     auto w = make_window(shape_of(x), out, ksize, stride, pad);
     require_divisor(divisor, x, w.out_size());
-    const bool cl = channels_last_only(x);
+    const bool cl = is_strictly_channels_last(x);
     const int64_t c = x.shape(1);
     const dims y_shape = output_shape(shape_of(x), out);
     array y = cl ? empty_channels_last(x.dtype(), y_shape)
@@ -775,7 +765,7 @@ array average_backward(const array& gy, const array& divisor,
     std::vector<int64_t> out(gy.shape() + 2, gy.shape() + gy.ndim());
     auto w = make_window(xs, out, ksize, stride, pad);
     require_divisor(divisor, gy, w.out_size());
-    const bool cl = channels_last_only(gy);
+    const bool cl = is_strictly_channels_last(gy);
     const int64_t c = gy.shape(1);
     array gx = cl ? empty_channels_last(gy.dtype(), xs)
                   : empty_like_dtype(gy, xs);

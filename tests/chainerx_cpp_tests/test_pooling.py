@@ -172,6 +172,24 @@ def test_kernel_rejects_bad_arguments():
             numpy.zeros((1, 1, 4, 4), 'i'), [2, 2], [2, 2], [2, 2], [0, 0])
 
 
+@pytest.mark.parametrize('gy_layout', _LAYOUTS)
+def test_max_backward_kernel_wants_indexes_in_the_layout_of_gy(gy_layout):
+    kernels = chainerx_cpp.get_kernels()
+    x = numpy.random.RandomState(7).uniform(-1, 1, (2, 3, 4, 4)).astype('f')
+    y, index = kernels.max_pooling_forward(
+        _laid_out(x, gy_layout), [2, 2], [2, 2], [2, 2], [0, 0])
+    other = 'c' if gy_layout == 'channels_last' else 'channels_last'
+    gy = _laid_out(numpy.ones(y.shape, 'f'), other)
+    with pytest.raises(ValueError):
+        kernels.max_pooling_backward(gy, index, list(x.shape), [2, 2],
+                                     [2, 2], [0, 0])
+    with pytest.raises(ValueError):
+        kernels.max_pooling_backward(
+            _laid_out(numpy.ones(y.shape, 'f'), gy_layout),
+            index.astype(numpy.int32), list(x.shape), [2, 2], [2, 2],
+            [0, 0])
+
+
 def test_indexes_of_kernel_are_int64():
     x = numpy.ones((1, 1, 4, 4), 'f')
     node = max_pooling_nd.MaxPoolingND(2, 2)
