@@ -10,8 +10,13 @@ both frameworks:
   3x3 convolutions with 64 channels, batch normalisation and ReLU, on a
   batch of 32 maps of 56x56, MomentumSGD on the mean output;
 - ``lstm_lm``: a one-layer LSTM language model, vocabulary 10,000, 650
-  units, 35 steps of truncated backprop on a batch of 20, SGD (PyTorch
-  runs its fused ``nn.LSTM``, as its users do).
+  units, 35 steps of truncated backprop on a batch of 20, SGD, written as
+  the PTB example writes it: ``L.LSTM`` and the output layer called once
+  a time step (PyTorch runs its fused ``nn.LSTM`` and the output layer
+  once on all steps, as its users do);
+- ``lstm_lm_nstep``: the same model and data written the way Chainer
+  offers for whole sequences, as PyTorch's is: ``L.NStepLSTM`` over the
+  20 sequences and the output layer once on all 700 outputs.
 
 Chainer runs with ``use_chainerx_cpp='never'`` (the NumPy paths) and
 ``'auto'`` (the kernels where they apply). Each of the three is measured
@@ -167,6 +172,28 @@ class _LanguageModel(chainer.Chain):
             self.out = L.Linear(UNITS, VOCAB)
 
 
+def _lstm_lm_torch_step(torch, words):
+    nn = torch.nn
+    embed = nn.Embedding(VOCAB, UNITS)
+    lstm = nn.LSTM(UNITS, UNITS)
+    out = nn.Linear(UNITS, VOCAB)
+    params = [*embed.parameters(), *lstm.parameters(), *out.parameters()]
+    opt = torch.optim.SGD(params, lr=1.0)
+    lossfun = nn.CrossEntropyLoss(reduction='sum')
+    xs = torch.from_numpy(words[:-1].astype('i8'))
+    ts = torch.from_numpy(words[1:].astype('i8'))
+
+    def step():
+        opt.zero_grad()
+        h, _ = lstm(embed(xs))
+        loss = lossfun(out(h).reshape(-1, VOCAB), ts.reshape(-1))
+        loss = loss / LM_BATCH
+        loss.backward()
+        opt.step()
+        return loss.item()
+    return step
+
+
 def _lstm_lm(rng):
     words = rng.randint(0, VOCAB, (BPTT + 1, LM_BATCH)).astype(numpy.int32)
 
@@ -185,29 +212,44 @@ def _lstm_lm(rng):
             opt.update()
             return float(loss.array)
         return step
+    return chainer_step, lambda torch: _lstm_lm_torch_step(torch, words)
 
-    def torch_step(torch):
-        nn = torch.nn
-        embed = nn.Embedding(VOCAB, UNITS)
-        lstm = nn.LSTM(UNITS, UNITS)
-        out = nn.Linear(UNITS, VOCAB)
-        params = [*embed.parameters(), *lstm.parameters(),
-                  *out.parameters()]
-        opt = torch.optim.SGD(params, lr=1.0)
-        lossfun = nn.CrossEntropyLoss(reduction='sum')
-        xs = torch.from_numpy(words[:-1].astype('i8'))
-        ts = torch.from_numpy(words[1:].astype('i8'))
+
+class _NStepLanguageModel(chainer.Chain):
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.embed = L.EmbedID(VOCAB, UNITS)
+            self.lstm = L.NStepLSTM(1, UNITS, UNITS, 0.0)
+            self.out = L.Linear(UNITS, VOCAB)
+
+
+def _lstm_lm_nstep(rng):
+    words = rng.randint(0, VOCAB, (BPTT + 1, LM_BATCH)).astype(numpy.int32)
+    # One sequence of BPTT words per batch row, embedded at once and split
+    # (as the seq2seq example embeds its sequences).
+    xs = words[:-1].T.ravel()
+    ts = words[1:].T.ravel()
+    sections = list(range(BPTT, BPTT * LM_BATCH, BPTT))
+
+    def chainer_step():
+        model = _NStepLanguageModel()
+        opt = chainer.optimizers.SGD(1.0).setup(model)
 
         def step():
-            opt.zero_grad()
-            h, _ = lstm(embed(xs))
-            loss = lossfun(out(h).reshape(-1, VOCAB), ts.reshape(-1))
-            loss = loss / LM_BATCH
+            model.cleargrads()
+            exs = F.split_axis(model.embed(xs), sections, axis=0)
+            _, _, hs = model.lstm(None, None, exs)
+            # The mean over all words times BPTT: the sum over the steps of
+            # the mean over the batch, the loss of the other two.
+            loss = F.softmax_cross_entropy(
+                model.out(F.concat(hs, axis=0)), ts) * BPTT
             loss.backward()
-            opt.step()
-            return loss.item()
+            opt.update()
+            return float(loss.array)
         return step
-    return chainer_step, torch_step
+    return chainer_step, lambda torch: _lstm_lm_torch_step(torch, words)
 
 
 WORKLOADS = {
@@ -215,6 +257,7 @@ WORKLOADS = {
     'lenet': _lenet,
     'resnet18_stage': _resnet18_stage,
     'lstm_lm': _lstm_lm,
+    'lstm_lm_nstep': _lstm_lm_nstep,
 }
 MODES = ('never', 'auto')
 
