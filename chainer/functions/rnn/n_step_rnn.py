@@ -275,7 +275,9 @@ def _n_step_rnn(make_cell, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
         for direction in range(directions):
             index = layer * directions + direction
             layer_input = x
-            if layer > 0 and dropout_ratio != 0:
+            if layer > 0:
+                # Even at ratio 0: the mask draws from NumPy's generator,
+                # as Chainer's does, so that later random numbers agree.
                 layer_input = dropout.dropout(x, ratio=dropout_ratio)
             h, c, ys = _one_direction(
                 make_cell(ws[index], bs[index]), layer_input, sections,

@@ -10,7 +10,10 @@ from chainer import variable
 
 
 def argsort_list_descent(lst):
-    """Indices that sort sequences by decreasing length (stable).
+    """Indices that sort sequences by decreasing length.
+
+    Ties are ordered as NumPy's default sort orders them (not stably), as in
+    Chainer: the order decides which sequence takes which dropout mask.
 
     Args:
         lst (list): Sequences (anything with a length).
@@ -18,8 +21,7 @@ def argsort_list_descent(lst):
     Returns:
         numpy.ndarray: ``int32`` indices.
     """
-    return numpy.argsort([-len(x) for x in lst], kind='stable').astype(
-        numpy.int32)
+    return numpy.argsort([-len(x) for x in lst]).astype(numpy.int32)
 
 
 def permutate_list(lst, indices, inv):

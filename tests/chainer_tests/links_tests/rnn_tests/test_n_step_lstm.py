@@ -3,6 +3,7 @@ the n-step links (n_step_contract.py), their own options and the numbers
 of Chainer 7.8.1."""
 
 import importlib.util
+import json
 import os
 
 import numpy
@@ -82,3 +83,30 @@ for _cls in (n_step_lstm.NStepLSTM, n_step_lstm.NStepBiLSTM):
 @pytest.mark.parametrize('name', sorted(CHAINER_7_8_CASES))
 def test_matches_chainer_7_8(chainer_7_8, name):
     chainer_7_8.check(name, CHAINER_7_8_CASES[name])
+
+
+def _load_fixture_script():
+    # The cases of the dropout reference, run here on this library.
+    path = os.path.join(os.path.dirname(__file__), 'fixtures',
+                        'make_n_step_dropout_reference.py')
+    spec = importlib.util.spec_from_file_location('dropout_cases', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with open(os.path.join(os.path.dirname(path),
+                           'n_step_dropout_reference.json')) as f:
+        return module, json.load(f)
+
+
+def test_dropout_masks_of_tied_lengths_match_chainer_7_8(chainer_7_8):
+    # Which of the equally long sequences takes which dropout mask follows
+    # Chainer's (not a stable) sort.
+    cases, reference = _load_fixture_script()
+    type(chainer_7_8)(reference).check(
+        'tied_lengths', lambda helpers: cases.tied_lengths())
+
+
+def test_dropout_at_ratio_zero_draws_as_chainer_7_8():
+    cases, reference = _load_fixture_script()
+    numpy.testing.assert_allclose(
+        cases.draws_at_ratio_zero(), reference['draws_at_ratio_zero'],
+        rtol=1e-12)
