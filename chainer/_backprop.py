@@ -135,13 +135,20 @@ def _add_into_sums(func, indexes, grad_outputs, grad_inputs, table):
 
 
 class _GradTable:
-    """Gradients of variable nodes, as lists summed when first read."""
+    """Gradients of variable nodes, as lists summed when first read.
 
-    __slots__ = ('_grads', '_load_leaf_grads', '_pending')
+    With ``load_grads`` (``Variable.backward``), a node met for the first
+    time starts from its variable's own gradient: a leaf adds to it, and
+    an output the traversal gave no gradient takes it (and its variable
+    drops it), as a ``.grad`` set on an output beside the one backward
+    started from flows on in Chainer.
+    """
 
-    def __init__(self, load_leaf_grads):
+    __slots__ = ('_grads', '_load_grads', '_pending')
+
+    def __init__(self, load_grads):
         self._grads = {}
-        self._load_leaf_grads = load_leaf_grads
+        self._load_grads = load_grads
         # id of a sum of the table -> (the sum, its Addend not yet added)
         self._pending = {}
 
@@ -171,7 +178,7 @@ class _GradTable:
         grads = self._grads.get(node)
         if grads is None:
             grads = []
-            if self._load_leaf_grads and node._creator_node is None:
+            if self._load_grads and node._creator_node is None:
                 node._check_old_style_gradient()
                 grad_var = node.grad_var
                 if grad_var is not None:
@@ -182,6 +189,8 @@ class _GradTable:
     def pop(self, node):
         grads = self._grads.pop(node, None)
         if not grads:
+            if grads is None and self._load_grads:
+                return _take_grad(node)
             return None
         return _released(_sum_grads(self.settle(grads)))
 
@@ -205,6 +214,17 @@ class _GradTable:
         """Asserts that every gradient collected has been popped."""
         for grads in self._grads.values():
             assert not grads
+
+
+def _take_grad(node):
+    """The gradient of the variable of ``node``, which drops it."""
+    var = node.get_variable_or_none()
+    if var is None:
+        return None
+    grad = var._grad_var
+    if grad is not None:
+        var._grad_var = None
+    return grad
 
 
 class _FunctionHeap:
@@ -458,7 +478,7 @@ def backprop_to_all(outputs, retain_grad, loss_scale):
             gradients.
         loss_scale (float): Recorded on the leaves for the optimizer.
     """
-    grads = _GradTable(load_leaf_grads=True)
+    grads = _GradTable(load_grads=True)
     funcs = _FunctionHeap()
     leaf_nodes = {}
     for node, grad in outputs:
@@ -564,7 +584,7 @@ def backprop_to_inputs(output_nodes, input_nodes, initial_grads,
     """
     on_path = _nodes_between(output_nodes, input_nodes)
     input_set = set(input_nodes)
-    grads = _GradTable(load_leaf_grads=False)
+    grads = _GradTable(load_grads=False)
     for node, grad in initial_grads.items():
         grads.accumulate(node, grad)
     funcs = _FunctionHeap()

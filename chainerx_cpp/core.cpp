@@ -638,12 +638,14 @@ public:
         return list.get();
     }
 
-    // _GradTable.pop: the summed gradient of `node` (new reference).
+    // _GradTable.pop: the summed gradient of `node` (new reference); for
+    // a node not met, its variable's own gradient, which it drops
+    // (_backprop._take_grad).
     PyObject* pop(PyObject* node) {
         PyObject* grads = PyDict_GetItemWithError(grads_.get(), node);
         if (grads == nullptr) {
             if (PyErr_Occurred()) return nullptr;
-            Py_RETURN_NONE;
+            return take_grad(node);
         }
         Py_ssize_t n = PyList_Check(grads) ? PyList_GET_SIZE(grads) : -1;
         if (n == 0 || (n == 1 && PyDict_GET_SIZE(pending_.get()) == 0 &&
@@ -657,6 +659,20 @@ public:
     }
 
 private:
+    static PyObject* take_grad(PyObject* node) {
+        Ref wref(st.node_variable.get(node));
+        if (!wref) return nullptr;
+        Ref var(PyObject_CallNoArgs(wref.get()));
+        if (!var) return nullptr;
+        if (var.get() == Py_None) Py_RETURN_NONE;
+        Ref grad(PyObject_GetAttr(var.get(), s_grad_var));
+        if (!grad) return nullptr;
+        if (grad.get() != Py_None &&
+            PyObject_SetAttr(var.get(), s_grad_var, Py_None) < 0)
+            return nullptr;
+        return grad.release();
+    }
+
     Ref table_, grads_, pending_;
 };
 

@@ -254,3 +254,48 @@ def test_kept_addend_is_added_before_the_node_runs_backward():
     loss.backward()
     assert log == [1]
     numpy.testing.assert_array_equal(x.grad, [9, 9])
+
+
+class TestGradientsSetOnOtherOutputs:
+    # A .grad set on an output the traversal gives no gradient flows on (and
+    # leaves that output), as in Chainer 7.8.1; one the traversal does give
+    # a gradient is replaced by it.
+
+    def test_gradient_of_a_sibling_output_flows_on(self):
+        s = _var([1, 2, 3, 4])
+        a, b = chainer.functions.split_axis(s, 2, 0)
+        a.grad = numpy.array([10, 20], numpy.float32)
+        b.grad = numpy.ones(2, numpy.float32)
+        b.backward()
+        numpy.testing.assert_array_equal(s.grad, [10, 20, 1, 1])
+        assert a.grad is None
+
+    def test_retained_gradients(self):
+        s = _var([1, 2, 3, 4])
+        a, b = chainer.functions.split_axis(s * 2, 2, 0)
+        c = a * 3
+        a.grad = numpy.array([10, 20], numpy.float32)
+        b.grad = numpy.array([5, 5], numpy.float32)
+        c.grad = numpy.ones(2, numpy.float32)
+        c.backward(retain_grad=True)
+        numpy.testing.assert_array_equal(s.grad, [6, 6, 10, 10])
+        numpy.testing.assert_array_equal(a.grad, [3, 3])
+        numpy.testing.assert_array_equal(b.grad, [5, 5])
+
+    def test_gradient_of_a_reached_output_is_replaced(self):
+        x = _var([1, 2])
+        h = x * 2
+        y = h * 3
+        h.grad = numpy.array([100, 100], numpy.float32)
+        y.grad = numpy.ones(2, numpy.float32)
+        y.backward()
+        numpy.testing.assert_array_equal(x.grad, [6, 6])
+        numpy.testing.assert_array_equal(h.grad, [100, 100])
+
+    def test_chainer_grad_does_not_read_them(self):
+        s = _var([1, 2, 3, 4])
+        a, b = chainer.functions.split_axis(s, 2, 0)
+        a.grad = numpy.array([10, 20], numpy.float32)
+        gs, = chainer.grad([b], [s], grad_outputs=[numpy.ones(2, 'f')])
+        numpy.testing.assert_array_equal(gs.array, [0, 0, 1, 1])
+        numpy.testing.assert_array_equal(a.grad, [10, 20])
