@@ -310,7 +310,11 @@ class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
         r = r.astype(dtype, copy=False)
         scale = r.reshape(sum_exp.shape) / sum_exp
         gx = exp_x * scale.astype(dtype, copy=False)
-        gx.ravel()[self.index] -= r
+        if gx.flags.c_contiguous:
+            gx.ravel()[self.index] -= r
+        else:
+            # gx keeps the layout of x, where ravel() would be a copy.
+            gx[xp.unravel_index(self.index, gx.shape)] -= r
         return gx,
 
     def _backward_kernel(self, x, gloss):

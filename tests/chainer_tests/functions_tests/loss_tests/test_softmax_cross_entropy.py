@@ -206,6 +206,44 @@ def test_gradient_value():
     numpy.testing.assert_allclose(x.grad, [[-0.5, 0.5], [0, 0]])
 
 
+def _expected_gradient(x, t, class_weight, reduce):
+    # d(sum of the losses)/dx: (softmax(x) - onehot(t)) * weight, over the
+    # batch size for 'mean'.
+    x = numpy.moveaxis(x.astype(numpy.float64), 1, -1)
+    y = numpy.exp(x - x.max(axis=-1, keepdims=True))
+    y /= y.sum(axis=-1, keepdims=True)
+    onehot = numpy.eye(x.shape[-1])[t]
+    weight = 1 if class_weight is None else class_weight[t][..., None]
+    gx = (y - onehot) * weight
+    if reduce == 'mean':
+        gx /= t.size
+    return numpy.moveaxis(gx, -1, 1)
+
+
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+@pytest.mark.parametrize('class_weight', [None, [1, 2, 1, 1]])
+@pytest.mark.parametrize('layout', ['2-d transposed', '4-d channels-last'])
+def test_gradient_of_non_contiguous_scores(layout, class_weight, reduce):
+    rng = numpy.random.RandomState(1)
+    if layout == '2-d transposed':
+        x_data = rng.randn(4, 5).astype(numpy.float32).T
+        t = rng.randint(0, 4, 5).astype(numpy.int32)
+    else:
+        x_data = rng.randn(2, 3, 1, 4).astype(numpy.float32).transpose(
+            0, 3, 1, 2)
+        t = rng.randint(0, 4, (2, 3, 1)).astype(numpy.int32)
+    assert not x_data.flags.c_contiguous
+    if class_weight is not None:
+        class_weight = numpy.array(class_weight, numpy.float32)
+    x = chainer.Variable(x_data)
+    loss = F.softmax_cross_entropy(
+        x, t, class_weight=class_weight, reduce=reduce)
+    F.sum(loss).backward()
+    numpy.testing.assert_allclose(
+        x.grad, _expected_gradient(x_data, t, class_weight, reduce),
+        rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.parametrize('cache_score', [True, False])
 def test_cache_score_gives_same_gradient(cache_score):
     x_data = numpy.random.RandomState(0).randn(5, 4).astype(numpy.float32)
