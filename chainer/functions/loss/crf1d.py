@@ -142,13 +142,14 @@ def crf1d(cost, xs, ys, reduce='mean'):
         score = _split(score, batch, done)
         transition = get_item.get_item(
             flat_cost, y_prev[:batch] * n_label + y)
-        score = score + select_item.select_item(x, y) + transition
+        # Chainer's order of the sums (it shows in float16).
+        score = score + (select_item.select_item(x, y) + transition)
     if done:
         score = concat.concat([score] + done[::-1], axis=0)
 
     loss = log_z - score
     if reduce == 'mean':
-        return sum_module.sum(loss) * (1. / n_batch)
+        return sum_module.sum(loss) / n_batch
     return loss
 
 
