@@ -41,7 +41,7 @@ int64_t channels_of(const array& x, std::initializer_list<const array*> per,
     auto name = names.begin();
     for (const array* a : per) {
         require_contiguous(*a, *name, 1);
-        if (!a->dtype().is(x.dtype()) || a->shape(0) != c) {
+        if (!a->dtype().equal(x.dtype()) || a->shape(0) != c) {
             throw std::invalid_argument(
                 std::string(*name) +
                 " must have x's dtype and one entry per channel");
@@ -438,7 +438,7 @@ py::tuple backward(const array& x, const array& gamma, const array& mean,
     const int64_t c = channels_of(x, {&gamma, &mean, &inv_std},
                                   {"gamma", "mean", "inv_std"});
     const bool rows = is_strictly_channels_last(x);
-    if (!gy.dtype().is(x.dtype()) || shape_of(gy) != shape_of(x) ||
+    if (!gy.dtype().equal(x.dtype()) || shape_of(gy) != shape_of(x) ||
         (rows ? !is_channels_last(gy)
               : !(gy.flags() & py::array::c_style))) {
         throw std::invalid_argument(

@@ -686,7 +686,7 @@ array max_backward(const array& gy, const array& index,
     require_float_dtype(gy, "gy");
     const bool cl = is_strictly_channels_last(gy);
     require_plain(index, "indexes", gy.ndim());
-    if (!index.dtype().is(py::dtype::of<int64_t>()) ||
+    if (!index.dtype().equal(py::dtype::of<int64_t>()) ||
         shape_of(index) != shape_of(gy) ||
         is_strictly_channels_last(index) != cl) {
         throw std::invalid_argument(

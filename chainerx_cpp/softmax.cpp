@@ -39,7 +39,7 @@ AxisView view_along(const array& a, int64_t axis) {
 }
 
 void require_same(const array& a, const array& b, const char* what) {
-    if (!a.dtype().is(b.dtype()) || shape_of(a) != shape_of(b)) {
+    if (!a.dtype().equal(b.dtype()) || shape_of(a) != shape_of(b)) {
         throw std::invalid_argument(
             std::string(what) + " must agree in shape and dtype");
     }
@@ -638,7 +638,7 @@ array sce_backward_typed(const array& x, const array& index,
         require_contiguous(e, "exp_x", 2);
         require_contiguous(s, "sum_exp", 2);
         require_same(e, x, "exp_x and x");
-        if (!s.dtype().is(x.dtype()) || s.size() != n) {
+        if (!s.dtype().equal(x.dtype()) || s.size() != n) {
             throw std::invalid_argument("sum_exp must be (N, 1) of x's dtype");
         }
     }
@@ -668,12 +668,12 @@ array sce_backward(const array& x, const array& index, const array& weight,
     require_contiguous(weight, "weight", 1);
     require_contiguous(gloss, "gloss", -1);
     const int64_t n = x.shape(0);
-    if (!index.dtype().is(py::dtype::of<int64_t>()) || index.size() != n ||
-        !weight.dtype().is(py::dtype::of<bool>()) || weight.size() != n) {
+    if (!index.dtype().equal(py::dtype::of<int64_t>()) || index.size() != n ||
+        !weight.dtype().equal(py::dtype::of<bool>()) || weight.size() != n) {
         throw std::invalid_argument(
             "index (int64) and weight (bool) must have one entry per row");
     }
-    if (!gloss.dtype().is(x.dtype())) {
+    if (!gloss.dtype().equal(x.dtype())) {
         throw std::invalid_argument("gloss must have x's dtype");
     }
     if (is_float(x, 4)) {
