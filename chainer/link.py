@@ -81,7 +81,9 @@ class Link(device_resident.DeviceResident):
     """
 
     _local_link_hooks = None
-    _init_done = False
+    # Name-mangled (``_Link__init_done`` in ``__dict__``) as in Chainer, so
+    # that pickles of links load in either library.
+    __init_done = False
     # Whether a class after Link in the MRO (a mixin) defines __call__.
     _injected_call = False
 
@@ -91,13 +93,13 @@ class Link(device_resident.DeviceResident):
         self._persistent = set()
         self._within_init_scope = False
         self.name = None
-        self._init_done = True
+        self.__init_done = True
         for name, value in params.items():
             shape, dtype = _ensure_shape_dtype(value)
             self.add_param(name, shape, dtype=dtype)
 
     def _check_init_done(self):
-        if not self._init_done:
+        if not self.__init_done:
             raise RuntimeError('Link.__init__() has not been called.')
 
     def __setattr__(self, name, value):
@@ -122,7 +124,7 @@ class Link(device_resident.DeviceResident):
             '__call__' in vars(base) for base in mro[mro.index(Link) + 1:])
 
     def __call__(self, *args, **kwargs):
-        if not self._init_done:
+        if not self.__init_done:
             self._check_init_done()
         # A ``__call__`` injected by a mixin class after Link in the MRO
         # takes precedence over ``forward``.

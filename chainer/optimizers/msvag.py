@@ -4,6 +4,7 @@ import numpy
 
 from chainer.backends import cuda
 from chainer import optimizer
+from chainer import serializer as serializer_module
 
 
 _default_hyperparam = optimizer.Hyperparameter()
@@ -51,6 +52,8 @@ class MSVAGRule(optimizer.UpdateRule):
             self.hyperparam.eta = eta
         if weight_decay_rate is not None:
             self.hyperparam.weight_decay_rate = weight_decay_rate
+        # A running product of the betas of the updates, as in Chainer.
+        self.beta_power = self.hyperparam.beta
 
     def init_state(self, param):
         xp = param.device.xp
@@ -58,10 +61,22 @@ class MSVAGRule(optimizer.UpdateRule):
             self.state['m'] = xp.zeros_like(param.array)
             self.state['v'] = xp.zeros_like(param.array)
 
+    def serialize(self, serializer):
+        """Saves or loads :attr:`t` and the state of the rule.
+
+        :attr:`beta_power` is not saved (as in Chainer); a loaded rule takes
+        ``beta ** (t + 1)``, its value after ``t`` updates at one beta,
+        where Chainer starts again from ``beta``, so that a resumed run
+        equals the uninterrupted one.
+        """
+        super().serialize(serializer)
+        if isinstance(serializer, serializer_module.Deserializer):
+            self.beta_power = self.hyperparam.beta ** (self.t + 1)
+
     def _factors(self):
-        # (beta ** t, rho) of the current step.
+        # (beta_power, rho) of the current step.
         beta = self.hyperparam.beta
-        beta_power = beta ** max(self.t, 1)
+        beta_power = self.beta_power
         rho = (((1.0 - beta) ** 2) * (1.0 - beta_power ** 2)
                / (((1.0 - beta_power) ** 2) * (1.0 - beta ** 2)))
         return beta_power, min(rho, 0.9999)
@@ -97,6 +112,7 @@ class MSVAGRule(optimizer.UpdateRule):
             mt += numpy.multiply(p, hp.weight_decay_rate)
         mt *= hp.eta
         p -= mt
+        self.beta_power *= hp.beta
 
     def update_core_gpu(self, param):
         grad = param.grad
@@ -121,6 +137,7 @@ class MSVAGRule(optimizer.UpdateRule):
             'msvag')(grad, hp.lr, 1 - hp.beta, hp.eta, hp.weight_decay_rate,
                      beta_power, rho, param.array, self.state['m'],
                      self.state['v'])
+        self.beta_power *= hp.beta
 
 
 class MSVAG(optimizer.GradientMethod):

@@ -873,8 +873,20 @@ def test_unpickles_what_chainer_7_8_pickled():
     assert var.name == 'v'
     numpy.testing.assert_array_equal(var.grad, [1, 1])
     assert linear.W.shape == (3, 2)
+    y = linear(numpy.ones((1, 2), numpy.float32))
+    numpy.testing.assert_allclose(
+        y.array, linear.W.array.sum(axis=1)[None], rtol=1e-6)
     with pytest.raises(RuntimeError):
         lazy.grad
+
+
+def test_pickled_link_keeps_chainer_7_8_attribute_names():
+    # Chainer 7.8.1 checks its links with the name-mangled _Link__init_done
+    # and its Convolution2D reads x_layout.
+    state = pickle.loads(pickle.dumps(chainer.links.Linear(2, 3))).__dict__
+    assert state['_Link__init_done'] is True
+    conv = pickle.loads(pickle.dumps(chainer.links.Convolution2D(2, 3, 3)))
+    assert conv.__dict__['x_layout'] is None
 
 
 def test_pickle_round_trip_keeps_gradients_and_validity():

@@ -94,6 +94,9 @@ class Convolution2D(link.Link):
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.groups = int(groups)
+        # Chainer's layout of x (channels first: None), which its forward
+        # reads from links pickled here.
+        self.x_layout = None
         with self.init_scope():
             self.W = variable.Parameter(
                 initializers._get_initializer(initialW))

@@ -2,6 +2,8 @@
 Chainer 7.8.1 (fixtures/original_updates.npz)."""
 
 import numpy
+
+import chainer
 import pytest
 
 from chainer import optimizers as O
@@ -57,7 +59,6 @@ def test_update_with_weight_decay_hook(updates, name):
 
 def test_update_matches_chainer_7_8(updates, name, fixture_dtype,
                                     original_updates):
-    # beta ** t here, a running product there: float64 rounding only.
     updates.check_update_matches_chainer_7_8(
         CASES[name], name, fixture_dtype, original_updates, rtol=1e-6)
 
@@ -67,8 +68,22 @@ def test_defaults_and_proxies(updates, cls):
     updates.check_defaults_and_proxies(cls, DEFAULTS[cls])
 
 
+def test_beta_power_is_a_running_product():
+    # As in Chainer: each update multiplies it by the beta of that step, so
+    # a changed beta applies from then on (beta ** t would redo the past).
+    link = chainer.links.Linear(2, 2)
+    opt = O.MSVAG(beta=0.5).setup(link)
+    for step in range(4):
+        if step == 2:
+            opt.hyperparam.beta = 0.25
+        link.W.grad = numpy.ones((2, 2), numpy.float32)
+        link.b.grad = numpy.ones(2, numpy.float32)
+        opt.update()
+    assert link.W.update_rule.beta_power == 0.5 * 0.5 * 0.5 * 0.25 * 0.25
+
+
 def test_msvag_resumes_exactly(updates):
-    # The bias correction depends only on t, which is saved.
+    # The bias correction of a loaded rule continues from its t.
     full, _, _ = updates.train(
         lambda: O.MSVAG(lr=0.1), numpy.float64, steps=4)
     half, opt, _ = updates.train(
