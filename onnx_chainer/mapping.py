@@ -1,6 +1,8 @@
 """The built-in converters, keyed by function name."""
 
 import contextlib
+import inspect
+import sys
 
 import chainer.functions as F
 
@@ -28,15 +30,46 @@ _wrapped_functions = (
     'n_step_lstm', 'n_step_bilstm', 'sign')
 
 
+def _wrapped_attributes():
+    # (module, name) of each wrapped function: in chainer.functions and,
+    # for the recurrent ones, in the module defining it, which the links
+    # call (L.NStepLSTM calls chainer.functions.rnn.n_step_lstm.n_step_lstm).
+    places = []
+    for name in _wrapped_functions:
+        places.append((F, name))
+        module = sys.modules[getattr(F, name).__module__]
+        if name.startswith('n_step') and \
+                getattr(module, name, None) is getattr(F, name):
+            places.append((module, name))
+    return places
+
+
+def _wrap(func, name):
+    # One node of the function; for the recurrent ones only on sequences of
+    # one length (an ONNX RNN op), other batches being exported step by
+    # step, exact for the lengths given.
+    node = fake_as_funcnode(func, name, experimental_warning=False)
+    if not name.startswith('n_step'):
+        return node
+    signature = inspect.signature(func)
+
+    def wrapper(*args, **kwargs):
+        xs = signature.bind(*args, **kwargs).arguments['xs']
+        if len({len(x) for x in xs}) > 1:
+            return func(*args, **kwargs)
+        return node(*args, **kwargs)
+    return wrapper
+
+
 @contextlib.contextmanager
 def patch_functions():
     """Wraps the functions of ``_wrapped_functions`` while exporting."""
-    originals = {name: getattr(F, name) for name in _wrapped_functions}
-    for name, func in originals.items():
-        setattr(F, name, fake_as_funcnode(
-            func, name, experimental_warning=False))
+    originals = [(module, name, getattr(module, name))
+                 for module, name in _wrapped_attributes()]
+    for module, name, func in originals:
+        setattr(module, name, _wrap(func, name))
     try:
         yield
     finally:
-        for name, func in originals.items():
-            setattr(F, name, func)
+        for module, name, func in originals:
+            setattr(module, name, func)

@@ -526,7 +526,8 @@ def _scale(size, out_size):
 
 def _resize(gb, opset_version, x, in_shape, out_hw, mode, exact_mode,
             output_names):
-    # Resize of the last two axes of a 4-D ``x`` to ``out_hw``.
+    # Resize of the last two axes of a 4-D ``x`` to ``out_hw`` (into
+    # output_names, or a new name if None).
     n, c, h, w = in_shape
     scales = np.array([1, 1, _scale(h, out_hw[0]), _scale(w, out_hw[1])],
                       dtype=np.float32)
@@ -538,16 +539,15 @@ def _resize(gb, opset_version, x, in_shape, out_hw, mode, exact_mode,
             empty = gb.const(np.zeros(0, dtype=np.float32))
             inputs = [x, empty, empty, sizes]
         attrs = dict(mode=mode, **exact_mode)
-        return gb.op_output_named('Resize', inputs, output_names, **attrs)
+        return _common._out(gb, 'Resize', inputs, output_names, **attrs)
     if opset_version >= 10:
-        return gb.op_output_named(
-            'Resize', [x, gb.const(scales)], output_names, mode=mode)
+        return _common._out(gb, 'Resize', [x, gb.const(scales)],
+                           output_names, mode=mode)
     if opset_version >= 9:
-        return gb.op_output_named(
-            'Upsample', [x, gb.const(scales)], output_names, mode=mode)
-    return gb.op_output_named(
-        'Upsample', [x], output_names, mode=mode,
-        scales=[float(s) for s in scales])
+        return _common._out(gb, 'Upsample', [x, gb.const(scales)],
+                           output_names, mode=mode)
+    return _common._out(gb, 'Upsample', [x], output_names, mode=mode,
+                       scales=[float(s) for s in scales])
 
 
 @support(_common.since(7))
@@ -566,6 +566,12 @@ def convert_ResizeImages(func, opset_version, input_names, output_names,
         exact = {'coordinate_transformation_mode': 'align_corners'}
     else:
         exact = {'coordinate_transformation_mode': 'half_pixel'}
+    if opset_version < 11 and (func.out_H < _shape(func)[2] or
+                               func.out_W < _shape(func)[3]):
+        # Upsample (opset 7-9) takes no scale below 1, and Resize-10 picks
+        # other pixels than Chainer when it shrinks.
+        raise unsupported(func, opset_version,
+                          'shrinking an image needs opset_version >= 11')
     if opset_version < 11 and mode == 'bilinear':
         warnings.warn(
             'The resizing of ONNX before opset 11 does not align corners '

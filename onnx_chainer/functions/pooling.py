@@ -156,19 +156,32 @@ def convert_ROIPooling2D(func, opset_version, input_names, output_names,
 @support(_common.since(7))
 def convert_Unpooling2D(func, opset_version, input_names, output_names,
                         context):
-    # Each pixel repeated over its window: nearest-neighbour upsampling,
-    # exact when the windows tile the output (ksize == stride, no padding).
-    shape = tuple(func.inputs[0].shape)
-    exact = (func.kh, func.kw) == (func.sy, func.sx) and \
-        func.ph == func.pw == 0 and not func.cover_all
-    if not exact:
-        warnings.warn(
-            'unpooling_2d with overlapping windows, padding or cover_all '
-            'is exported as nearest-neighbour resizing, which may give '
-            'other values.', UserWarning)
+    # With windows that tile the image (stride == ksize), unpooling is each
+    # pixel repeated over its window, then the padding cut off and the
+    # image cropped or filled with zeros to outsize; overlapping or
+    # spaced-out windows (sums of pixels, or gaps) have no such form.
+    if (func.kh, func.kw) != (func.sy, func.sx):
+        raise RuntimeError(
+            'ONNX-Chainer does not support unpooling_2d with stride != '
+            'ksize: stride={} ksize={}'.format(
+                (func.sy, func.sx), (func.kh, func.kw)))
+    n, c, h, w = func.inputs[0].shape
+    tiled = (h * func.kh, w * func.kw)
+    begins = (func.ph, func.pw)
+    ends = (func.ph + func.outh, func.pw + func.outw)
+    kept = [min(e, t) for e, t in zip(ends, tiled)]
+    cut = begins != (0, 0) or kept != list(tiled)
+    fill = [o - max(k - b, 0) for o, k, b in
+            zip((func.outh, func.outw), kept, begins)]
     gb = onnx_helper.GraphBuilder()
-    _resize(gb, opset_version, input_names[0], shape,
-            (func.outh, func.outw), 'nearest',
-            {'coordinate_transformation_mode': 'asymmetric',
-             'nearest_mode': 'floor'}, output_names)
+    x = _resize(gb, opset_version, input_names[0], (n, c, h, w), tiled,
+                'nearest', {'coordinate_transformation_mode': 'asymmetric',
+                            'nearest_mode': 'floor'},
+                None if cut or any(fill) else output_names)
+    if cut:
+        x = _common.slice_(gb, opset_version, x, begins, kept, [2, 3],
+                           output_names=None if any(fill) else output_names)
+    if any(fill):
+        _common.pad(gb, opset_version, x, [0, 0, 0, 0, 0, 0] + fill,
+                    dtype=func.inputs[0].dtype, output_names=output_names)
     return gb.nodes()

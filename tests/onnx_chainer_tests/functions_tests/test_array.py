@@ -60,6 +60,10 @@ _SINGLE_INPUT = [
     ('TransposeSequence',
      lambda x: F.transpose_sequence([x, x[:2], x[:1]]), (3, 2)),
     (11, lambda x: F.resize_images(x, (5, 7)), (1, 2, 3, 4)),
+    (11, lambda x: F.resize_images(x, (3, 2), mode='nearest'), (1, 1, 4, 5)),
+    (11, lambda x: F.resize_images(x, (2, 7)), (1, 2, 5, 4)),
+    ('ResizeImages', lambda x: F.resize_images(x, (8, 10), mode='nearest'),
+     (1, 2, 4, 5)),
     ('Flip', lambda x: F.flip(x, -1), (2, 3)),
     ('FlipLR', F.fliplr, (2, 3)),
     ('FlipUD', F.flipud, (2, 3)),
@@ -79,6 +83,16 @@ def test_resize_images_before_opset_11_warns(check, opset_version):
     with pytest.warns(UserWarning, match='align corners'):
         with pytest.raises(AssertionError):
             check(model, _x(1, 2, 3, 4), opset_version)
+
+
+@pytest.mark.parametrize('opset_version', [7, 9, 10])
+@pytest.mark.parametrize('mode', ['nearest', 'bilinear'])
+def test_shrinking_resize_before_opset_11_is_refused(check, opset_version,
+                                                     mode):
+    model = chainer.Sequential(
+        lambda x: F.resize_images(x, (3, 6), mode=mode))
+    with pytest.raises(ValueError, match='opset_version >= 11'):
+        check(model, _x(1, 1, 4, 5), opset_version)
 
 
 def test_where(check_all_opsets):

@@ -27,6 +27,16 @@ _CASES = [
      (1, 2, 3, 3)),
     ('Unpooling2D', lambda x: F.unpooling_2d(x, (2, 3), cover_all=False),
      (1, 2, 3, 2)),
+    ('Unpooling2D', lambda x: F.unpooling_2d(x, 2), (1, 2, 3, 3)),
+    ('Unpooling2D', lambda x: F.unpooling_2d(x, 3), (1, 1, 4, 4)),
+    ('Unpooling2D', lambda x: F.unpooling_2d(x, 2, pad=1, cover_all=False),
+     (1, 2, 3, 4)),
+    ('Unpooling2D',
+     lambda x: F.unpooling_2d(x, 2, outsize=(5, 4), cover_all=False),
+     (1, 2, 2, 2)),
+    ('Unpooling2D',
+     lambda x: F.unpooling_2d(x, 3, pad=(2, 1), outsize=(5, 3)),
+     (1, 1, 3, 2)),
 ]
 
 
@@ -35,6 +45,12 @@ _CASES = [
                               for i, c in enumerate(_CASES)])
 def test_pooling(check_all_opsets, name, func, shape):
     check_all_opsets(chainer.Sequential(func), _x(*shape), name)
+
+
+def test_unpooling_2d_with_overlapping_windows_is_refused(check):
+    model = chainer.Sequential(lambda x: F.unpooling_2d(x, 2, 1))
+    with pytest.raises(RuntimeError, match='stride != ksize'):
+        check(model, _x(1, 1, 3, 3), 11)
 
 
 def test_roi_pooling_2d(check_all_opsets):

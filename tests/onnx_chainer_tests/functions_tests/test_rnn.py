@@ -120,18 +120,17 @@ def test_n_step_rnn(check_all_opsets, activation, n_dirs):
     check_all_opsets(model, [_x(2 * n_dirs, 3, 5)] + xs, name)
 
 
-def test_different_lengths_are_refused():
-    import onnx_chainer
-
+def test_different_lengths_are_exported_step_by_step(check):
+    # No ONNX RNN op takes them: the steps are exported one by one, exact
+    # for the lengths given.
     class Model(_NStep):
         def forward(self, hx, *xs):
             hy, ys = F.n_step_gru(self.n_layers, 0.0, hx, self.params_of('w'),
                                   self.params_of('b'), list(xs))
             return hy
 
-    model = Model(1, 6, 4, 5)
-    with pytest.raises(ValueError, match='different lengths'):
-        onnx_chainer.export(model, [_x(1, 2, 5), _x(2, 4), _x(1, 4)])
+    model = check(Model(1, 6, 4, 5), [_x(1, 2, 5), _x(2, 4), _x(1, 4)], 11)
+    assert 'GRU' not in [node.op_type for node in model.graph.node]
 
 
 def test_lstm_function(check_all_opsets):
@@ -157,3 +156,27 @@ def test_embed_id_lstm(check_all_opsets):
     np.random.seed(1)
     words = np.array([[1, 4, 2, 9], [3, 0, 0, 7]], np.int32)
     check_all_opsets(Model(), words, 'LSTM')
+
+
+@pytest.mark.parametrize('link, op', [
+    (lambda: L.NStepGRU(1, 4, 5, 0.0), 'GRU'),
+    (lambda: L.NStepBiLSTM(1, 4, 5, 0.0), 'LSTM'),
+    (lambda: L.NStepRNNTanh(2, 4, 5, 0.0), 'RNN'),
+])
+def test_n_step_links_export_one_recurrent_op(check, link, op):
+    # The links call the functions of their modules, not of
+    # chainer.functions: those are wrapped during export too.
+    class Model(chainer.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.rnn = link()
+
+        def forward(self, *xs):
+            return F.stack(self.rnn(None, *([None] * (op == 'LSTM')),
+                                    list(xs))[-1])
+
+    np.random.seed(0)
+    model = check(Model(), [_x(3, 4), _x(3, 4)], 11)
+    ops = [node.op_type for node in model.graph.node]
+    assert op in ops and 'MatMul' not in ops and 'Gemm' not in ops
