@@ -11,6 +11,7 @@ path, so a crash never leaves a half-written file under the final name.
 import contextlib
 import os
 import secrets
+import stat
 
 import numpy
 
@@ -39,13 +40,15 @@ def atomic_path(path):
 
     The temporary file lies in the same directory, so the final
     :func:`os.replace` is atomic. If the block raises, the temporary file
-    is removed and ``path`` is left as it was.
+    is removed and ``path`` is left as it was. As when a file is written in
+    place, a symbolic link is written through (the file it points to is
+    replaced, the link stays) and an existing file keeps its permissions.
 
     Args:
         path (str or os.PathLike): The final path.
     """
-    path = os.fsdecode(path)
-    directory, base = os.path.split(os.path.abspath(path))
+    path = os.path.realpath(os.fsdecode(path))
+    directory, base = os.path.split(path)
     while True:
         tmp = os.path.join(
             directory, '.{}.{}.tmp'.format(base, secrets.token_hex(4)))
@@ -55,6 +58,8 @@ def atomic_path(path):
         except FileExistsError:
             continue
     try:
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
         yield tmp
         with open(tmp, 'rb') as f:
             os.fsync(f.fileno())

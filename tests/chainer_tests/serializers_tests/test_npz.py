@@ -513,6 +513,27 @@ def test_saved_file_is_readable_by_others(tmp_path):
     assert mode == 0o666 & ~umask
 
 
+def test_saving_over_a_file_keeps_its_permissions(tmp_path):
+    path = tmp_path / 'm.npz'
+    path.write_bytes(b'')
+    os.chmod(path, 0o600)
+    serializers.save_npz(path, models.Classifier())
+    assert os.stat(path).st_mode & 0o777 == 0o600
+    serializers.load_npz(path, models.Classifier())
+
+
+def test_saving_to_a_symbolic_link_writes_its_target(tmp_path):
+    target = tmp_path / 'store' / 'm.npz'
+    target.parent.mkdir()
+    link = tmp_path / 'latest.npz'
+    link.symlink_to(target)
+    model = models.Classifier()
+    serializers.save_npz(link, model)
+    assert link.is_symlink() and target.stat().st_size > 0
+    serializers.load_npz(target, models.Classifier())
+    assert sorted(os.listdir(target.parent)) == ['m.npz']
+
+
 def test_plain_arrays_are_saved_without_pickle(tmp_path):
     # Plain arrays are stored without pickle, so numpy.load reads them
     # with allow_pickle=False.
