@@ -135,8 +135,10 @@ def convert_LayerNormalization(func, opset_version, input_names,
 @support((7,))
 def convert_LocalResponseNormalization(func, opset_version, input_names,
                                        output_names, context):
-    # ONNX divides alpha by the window size; Chainer does not.
-    size = int(func.n)
+    # ONNX divides alpha by the window size; Chainer does not. Chainer's
+    # window spans n // 2 channels on each side, odd-sized as ONNX needs
+    # (an even n sums over n + 1 channels).
+    size = 2 * (int(func.n) // 2) + 1
     return onnx_helper.make_node(
         'LRN', input_names, output_names, alpha=float(func.alpha) * size,
         beta=float(func.beta), bias=float(func.k), size=size),

@@ -49,10 +49,12 @@ def test_layer_normalization(check_all_opsets):
     check_all_opsets(model, _x(3, 5), 'LayerNormalization')
 
 
-def test_local_response_normalization(check_all_opsets):
+@pytest.mark.parametrize('n', [3, 4, 5])
+def test_local_response_normalization(check_all_opsets, n):
+    # An even n: Chainer's window is n // 2 channels each side.
     model = chainer.Sequential(
-        lambda x: F.local_response_normalization(x, n=3, k=1, alpha=0.1))
-    check_all_opsets(model, _x(2, 5, 3, 3), 'LocalResponseNormalization')
+        lambda x: F.local_response_normalization(x, n=n, k=1, alpha=0.1))
+    check_all_opsets(model, _x(2, 6, 3, 3), 'LocalResponseNormalization')
 
 
 @pytest.mark.parametrize('axis', [1, (1, 2)], ids=['axis1', 'axes12'])
