@@ -148,13 +148,19 @@ def load_converted_model(model, npz_name, find_caffemodel, convert):
 
     def create(path_npz):
         path_caffemodel = find_caffemodel()
-        sys.stderr.write(
-            'Now loading caffemodel (usually it may take few minutes)\n')
-        sys.stderr.flush()
+        announce_conversion()
         convert(path_caffemodel, path_npz)
         return load(path_npz)
 
     return download.cache_or_load_file(path, create, load)
+
+
+def announce_conversion():
+    """Tells on the standard error that a Caffe model is being loaded, as
+    Chainer 7.8 does before converting one."""
+    sys.stderr.write(
+        'Now loading caffemodel (usually it may take few minutes)\n')
+    sys.stderr.flush()
 
 
 def save_npz(path, link):

@@ -54,8 +54,9 @@ class ResNetLayers(_pretrained.PretrainedModel):
             use, that file is made by :meth:`convert_caffemodel_to_npz` from
             the Caffe model of that name in the same folder, which must be
             downloaded from MSRA by hand (a missing one raises
-            :class:`FileNotFoundError`). ``None`` initializes the
-            convolutions as in the paper, from ``HeNormal(scale=1.0)``.
+            :class:`OSError`, which names where to place it). ``None``
+            initializes the convolutions as in the paper, from
+            ``HeNormal(scale=1.0)``.
         n_layers (int): 50, 101 or 152.
         downsample_fb (bool): If ``True``, the bottlenecks that halve the
             resolution put the stride on their 3x3 convolution (Facebook's
@@ -385,13 +386,14 @@ def _max_pooling_2d(x):
 
 def _find_caffemodel(name):
     # The Caffe model for pretrained_model: a path relative to the folder
-    # of the pre-trained models.
+    # of the pre-trained models. As Chainer 7.8, a missing one is announced
+    # as being loaded, then reported with where to place it.
     path = os.path.join(_pretrained.models_directory(), name)
     if not os.path.exists(path):
-        raise FileNotFoundError(
-            'The Caffe model {} of the pre-trained ResNet does not exist: '
-            'download it from {} and place it there.'.format(
-                path, _CAFFE_SOURCE))
+        _pretrained.announce_conversion()
+        raise OSError(
+            'The pre-trained caffemodel does not exist. Please download it '
+            'from \'{}\', and place it on {}'.format(_CAFFE_SOURCE, path))
     return path
 
 

@@ -237,13 +237,16 @@ def test_convert_invalid_n_layers(caffe_model, tmp_path):
     (resnet.ResNet152Layers, (), 'ResNet-152-model'),
     (resnet.ResNet50Layers, ('my.caffemodel',), 'my'),
 ])
-def test_missing_caffemodel(models_root, cls, args, name):
+def test_missing_caffemodel(models_root, cls, args, name, capsys):
     with pytest.raises(OSError) as info:
         cls(*args)
-    assert os.path.join(models_root, name + '.caffemodel') in str(
-        info.value)
-    assert 'https://github.com/KaimingHe/deep-residual-networks' in str(
-        info.value)
+    # Chainer 7.8's message, word for word.
+    assert str(info.value) == (
+        'The pre-trained caffemodel does not exist. Please download it from '
+        "'https://github.com/KaimingHe/deep-residual-networks', and place "
+        'it on ' + os.path.join(models_root, name + '.caffemodel'))
+    assert capsys.readouterr().err == (
+        'Now loading caffemodel (usually it may take few minutes)\n')
     assert not [name for name in os.listdir(models_root)
                 if not name.endswith('.lock')]
 
