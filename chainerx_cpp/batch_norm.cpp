@@ -61,10 +61,6 @@ Planes planes_of(const array& x) {
     return {x.shape(0), x.shape(1), x.size() / (x.shape(0) * x.shape(1))};
 }
 
-// Below this many elements a kernel runs on one thread: waking the others
-// costs more than they save.
-constexpr int64_t kParallelMin = 1 << 18;
-
 constexpr int kLanes = 16;
 
 // The sums over the planes of channel ch of f(i) and g(i), i the flat
@@ -111,7 +107,7 @@ void loop_forward(const Planes& p, const T* x, const T* gamma,
                   const T* beta, T* mean, T* var, double eps, bool batch,
                   T* y) {
     const double m = static_cast<double>(p.n * p.s);
-#pragma omp parallel for if (p.n * p.c * p.s >= kParallelMin)
+#pragma omp parallel for if (p.n * p.c * p.s >= kParallelGrainRows)
     for (int64_t ch = 0; ch < p.c; ++ch) {
         if (batch) {
             const auto zero = [](int64_t) { return T(0); };
@@ -146,7 +142,7 @@ void loop_backward(const Planes& p, const T* x, const T* gamma,
                    const T* mean, const T* inv_std, const T* gy,
                    bool global_stats, T* gx, T* ggamma, T* gbeta) {
     const T inv_m = static_cast<T>(1.0 / std::max<double>(p.n * p.s, 1));
-#pragma omp parallel for if (p.n * p.c * p.s >= kParallelMin)
+#pragma omp parallel for if (p.n * p.c * p.s >= kParallelGrainRows)
     for (int64_t ch = 0; ch < p.c; ++ch) {
         const T mu = mean[ch], is = inv_std[ch];
         double sum_gy, sum_gy_x_hat;
@@ -192,7 +188,7 @@ template <typename T, typename F, typename G>
 void row_sums(const Rows& p, F f, G g, double* sf, double* sg) {
     const int64_t blocks = (p.r + kRowBlock - 1) / kRowBlock;
     std::vector<double> part(static_cast<size_t>(2 * p.c * blocks));
-#pragma omp parallel if (p.r * p.c >= kParallelMin)
+#pragma omp parallel if (p.r * p.c >= kParallelGrainRows)
     {
         std::vector<T> af(p.c), ag(p.c);
 #pragma omp for schedule(static)
@@ -229,7 +225,7 @@ void row_sums(const Rows& p, F f, G g, double* sf, double* sg) {
 // Each element f(i, ch) written to out[i], parallel over the rows.
 template <typename T, typename F>
 void row_map(const Rows& p, F f, T* out) {
-#pragma omp parallel for schedule(static) if (p.r * p.c >= kParallelMin)
+#pragma omp parallel for schedule(static) if (p.r * p.c >= kParallelGrainRows)
     for (int64_t row = 0; row < p.r; ++row) {
         const int64_t o = row * p.c;
 #pragma omp simd
@@ -317,23 +313,38 @@ normalization_flags affine(bool global_stats) {
     return global_stats ? f | normalization_flags::use_global_stats : f;
 }
 
+// The cache key of a primitive on x with the (float32) epsilon eps.
+std::string key_of(const array& x, double eps, bool flag) {
+    const float eps32 = static_cast<float>(eps);
+    uint32_t eps_bits;
+    std::memcpy(&eps_bits, &eps32, sizeof eps_bits);
+    std::string key;
+    append_key(key, std::vector<int64_t>{x.shape(0), x.shape(1), flag,
+                                         eps_bits});
+    return key;
+}
+
 // The forward primitive, with the batch's statistics or given ones.
 void onednn_forward(const array& x, const void* gamma, const void* beta,
                     void* mean, void* var, double eps, bool batch, void* y) {
     auto d = data_desc(x);
     auto cd = channel_desc(x.shape(1));
-    dnnl::batch_normalization_forward::primitive_desc pd(
-        cpu_engine(),
-        batch ? prop_kind::forward_training : prop_kind::forward_inference,
-        d, d, static_cast<float>(eps), affine(!batch));
-    dnnl::batch_normalization_forward(pd).execute(
-        cpu_stream(), {{DNNL_ARG_SRC, mem(d, x.data())},
-                       {DNNL_ARG_DST, mem(d, y)},
-                       {DNNL_ARG_SCALE, mem(cd, gamma)},
-                       {DNNL_ARG_SHIFT, mem(cd, beta)},
-                       {DNNL_ARG_MEAN, mem(cd, mean)},
-                       {DNNL_ARG_VARIANCE, mem(cd, var)}});
-    cpu_stream().wait();
+    static PrimitiveCache<dnnl::batch_normalization_forward::primitive_desc,
+                          dnnl::batch_normalization_forward> cache;
+    auto [pd, bn] = cache.get(key_of(x, eps, batch), [&]() {
+        return dnnl::batch_normalization_forward::primitive_desc(
+            cpu_engine(),
+            batch ? prop_kind::forward_training
+                  : prop_kind::forward_inference,
+            d, d, static_cast<float>(eps), affine(!batch), kernel_attr());
+    });
+    run(bn, pd.scratchpad_desc(),
+        {{DNNL_ARG_SRC, mem(d, x.data())},
+         {DNNL_ARG_DST, mem(d, y)},
+         {DNNL_ARG_SCALE, mem(cd, gamma)},
+         {DNNL_ARG_SHIFT, mem(cd, beta)},
+         {DNNL_ARG_MEAN, mem(cd, mean)},
+         {DNNL_ARG_VARIANCE, mem(cd, var)}});
 }
 
 void onednn_backward(const array& x, const array& gamma, const array& mean,
@@ -350,20 +361,25 @@ void onednn_backward(const array& x, const array& gamma, const array& mean,
     auto d = data_desc(x);
     auto cd = channel_desc(c);
     const auto flags = affine(global_stats);
-    dnnl::batch_normalization_forward::primitive_desc hint(
-        cpu_engine(), prop_kind::forward_training, d, d, 0.f, flags);
-    dnnl::batch_normalization_backward::primitive_desc pd(
-        cpu_engine(), prop_kind::backward, d, d, d, 0.f, flags, hint);
-    dnnl::batch_normalization_backward(pd).execute(
-        cpu_stream(), {{DNNL_ARG_SRC, mem(d, x.data())},
-                       {DNNL_ARG_DIFF_DST, mem(d, gy.data())},
-                       {DNNL_ARG_MEAN, mem(cd, mean.data())},
-                       {DNNL_ARG_VARIANCE, mem(cd, var.data())},
-                       {DNNL_ARG_SCALE, mem(cd, gamma.data())},
-                       {DNNL_ARG_DIFF_SRC, mem(d, gx)},
-                       {DNNL_ARG_DIFF_SCALE, mem(cd, ggamma)},
-                       {DNNL_ARG_DIFF_SHIFT, mem(cd, gbeta)}});
-    cpu_stream().wait();
+    static PrimitiveCache<dnnl::batch_normalization_backward::primitive_desc,
+                          dnnl::batch_normalization_backward> cache;
+    auto [pd, bn] = cache.get(key_of(x, 0.0, global_stats), [&]() {
+        dnnl::batch_normalization_forward::primitive_desc hint(
+            cpu_engine(), prop_kind::forward_training, d, d, 0.f, flags,
+            kernel_attr());
+        return dnnl::batch_normalization_backward::primitive_desc(
+            cpu_engine(), prop_kind::backward, d, d, d, 0.f, flags, hint,
+            kernel_attr());
+    });
+    run(bn, pd.scratchpad_desc(),
+        {{DNNL_ARG_SRC, mem(d, x.data())},
+         {DNNL_ARG_DIFF_DST, mem(d, gy.data())},
+         {DNNL_ARG_MEAN, mem(cd, mean.data())},
+         {DNNL_ARG_VARIANCE, mem(cd, var.data())},
+         {DNNL_ARG_SCALE, mem(cd, gamma.data())},
+         {DNNL_ARG_DIFF_SRC, mem(d, gx)},
+         {DNNL_ARG_DIFF_SCALE, mem(cd, ggamma)},
+         {DNNL_ARG_DIFF_SHIFT, mem(cd, gbeta)}});
 }
 
 // ---- bindings --------------------------------------------------------------
@@ -388,7 +404,7 @@ void run_forward(const array& x, const array& gamma, const array& beta,
     const bool rows = is_strictly_channels_last(x);
     py::gil_scoped_release release;
     if (x.ndim() == 2) {
-        SerialScope serial(x.size() < kParallelMin);
+        SerialScope serial(x.size() < kParallelGrainRows);
         onednn_forward(x, gamma.data(), beta.data(), m, v, eps, batch,
                        y.mutable_data());
     } else if (rows && f32) {
@@ -450,7 +466,7 @@ py::tuple backward(const array& x, const array& gamma, const array& mean,
     {
         py::gil_scoped_release release;
         if (x.ndim() == 2) {
-            SerialScope serial(x.size() < kParallelMin);
+            SerialScope serial(x.size() < kParallelGrainRows);
             onednn_backward(x, gamma, mean, inv_std, gy, global_stats,
                             gx.mutable_data(), ggamma.mutable_data(),
                             gbeta.mutable_data());
@@ -493,7 +509,7 @@ void sum_channels(const array& x, T* out) {
         row_sums<T>(rows_of(x), [&](int64_t i, int64_t) { return px[i]; },
                     zero, s.data(), unused.data());
     } else {
-#pragma omp parallel for if (x.size() >= kParallelMin)
+#pragma omp parallel for if (x.size() >= kParallelGrainRows)
         for (int64_t ch = 0; ch < p.c; ++ch) {
             double u;
             channel_sums<T>(p, ch, [&](int64_t i) { return px[i]; },

@@ -8,8 +8,41 @@ dnnl::engine& cpu_engine() {
 }
 
 dnnl::stream& cpu_stream() {
-    static dnnl::stream stream(cpu_engine());
+    thread_local dnnl::stream stream(cpu_engine());
     return stream;
+}
+
+dnnl::primitive_attr kernel_attr() {
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    return attr;
+}
+
+namespace {
+
+// The calling thread's scratchpad: one buffer, grown to the largest a
+// primitive has asked for on this thread. The primitives of one thread run
+// one after the other (run() waits), so they can all use it.
+void* thread_scratchpad(size_t bytes) {
+    constexpr size_t kAlign = 64;
+    thread_local std::vector<char> buffer;
+    if (buffer.size() < bytes + kAlign) buffer.resize(bytes + kAlign);
+    auto p = reinterpret_cast<uintptr_t>(buffer.data());
+    return reinterpret_cast<void*>((p + kAlign - 1) / kAlign * kAlign);
+}
+
+}  // namespace
+
+void run(const dnnl::primitive& primitive,
+         const dnnl::memory::desc& scratchpad,
+         std::unordered_map<int, dnnl::memory> args) {
+    const size_t bytes = scratchpad.get_size();
+    if (bytes > 0) {
+        args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(
+            scratchpad, cpu_engine(), thread_scratchpad(bytes));
+    }
+    primitive.execute(cpu_stream(), args);
+    cpu_stream().wait();
 }
 
 dnnl::memory::data_type data_type_of(const array& a) {
@@ -108,7 +141,9 @@ array empty_like_dtype(const array& like, const dims& shape) {
 }
 
 void reorder_into(dnnl::memory& from, dnnl::memory& to) {
-    dnnl::reorder(from, to).execute(cpu_stream(), from, to);
+    dnnl::reorder::primitive_desc pd(from, to, kernel_attr());
+    run(dnnl::reorder(pd), pd.scratchpad_desc(),
+        {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
 }
 
 }  // namespace chainerx_cpp

@@ -1,12 +1,23 @@
-// Shared pieces of the kernels: the oneDNN engine and stream, and the
-// conversions between NumPy arrays and oneDNN memory objects.
+// Shared pieces of the kernels: the oneDNN engine and streams, the cache
+// of primitives and their execution, and the conversions between NumPy
+// arrays and oneDNN memory objects.
+//
+// The kernels run with the GIL released, so several Python threads may
+// run them at once, on the same primitives. They are safe to: each thread
+// has its own stream, and every primitive is made with a scratchpad that
+// the caller provides (run() gives each thread its own), where oneDNN's
+// default would share one scratchpad between all the threads.
 #pragma once
 
 #include <omp.h>
 
 #include <cstdint>
+#include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <pybind11/numpy.h>
@@ -14,6 +25,7 @@
 #include <pybind11/stl.h>
 
 #include "oneapi/dnnl/dnnl.hpp"
+#include "tuning.hpp"
 
 namespace chainerx_cpp {
 
@@ -22,9 +34,64 @@ namespace py = pybind11;
 using dims = dnnl::memory::dims;
 using tag = dnnl::memory::format_tag;
 
-// The one CPU engine and stream every kernel runs on.
+// The one CPU engine, and the calling thread's stream on it.
 dnnl::engine& cpu_engine();
 dnnl::stream& cpu_stream();
+
+// The attributes every primitive is made with: a scratchpad given by the
+// caller at each execution (see run()).
+dnnl::primitive_attr kernel_attr();
+
+// Runs `primitive` (made with kernel_attr()) on the calling thread's
+// stream with `args` and a scratchpad of the calling thread, described by
+// `scratchpad` (the primitive descriptor's scratchpad_desc()), and waits
+// for it to finish.
+void run(const dnnl::primitive& primitive,
+         const dnnl::memory::desc& scratchpad,
+         std::unordered_map<int, dnnl::memory> args);
+
+// Primitive descriptors with their primitives, by a key that names
+// everything the descriptor depends on: choosing the memory formats and
+// the implementation costs up to a few hundred microseconds a call, more
+// than a small kernel itself. Safe to share between threads; bounded, and
+// cleared when full. A primitive divides its work (and sizes its
+// scratchpad) for the number of OpenMP threads it is made under, so that
+// number is part of the key.
+template <typename PD, typename P>
+class PrimitiveCache {
+public:
+    std::pair<PD, P> get(std::string key, const std::function<PD()>& make) {
+        key += 't';
+        key += std::to_string(omp_get_max_threads());
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            auto it = entries_.find(key);
+            if (it != entries_.end()) return it->second;
+        }
+        PD pd = make();
+        P primitive(pd);
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (entries_.size() >= kCapacity) entries_.clear();
+        entries_.emplace(key, std::make_pair(pd, primitive));
+        return {pd, primitive};
+    }
+
+private:
+    static constexpr size_t kCapacity = 256;
+    std::mutex mutex_;
+    std::unordered_map<std::string, std::pair<PD, P>> entries_;
+};
+
+// Appends the values of `values` to a cache key, each followed by a comma
+// and the whole by a semicolon.
+template <typename Values>
+void append_key(std::string& key, const Values& values) {
+    for (auto v : values) {
+        key += std::to_string(v);
+        key += ',';
+    }
+    key += ';';
+}
 
 // A C-contiguous NumPy array of any dtype, as the kernels receive it.
 using array = py::array;

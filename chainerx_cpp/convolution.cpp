@@ -11,11 +11,8 @@
 // the reorders between convolutions: each of the following ones (and batch
 // normalization, the element-wise kernels) takes them as they are.
 #include <algorithm>
-#include <functional>
-#include <mutex>
 #include <string>
 #include <unordered_map>
-#include <utility>
 
 #include "common.hpp"
 
@@ -89,40 +86,6 @@ struct Output {
     }
 };
 
-// Primitive descriptors and primitives, by geometry: choosing the memory
-// formats and implementation costs up to a few hundred microseconds a call,
-// more than a small convolution itself. Bounded; cleared when full.
-template <typename PD, typename P>
-class PrimitiveCache {
-public:
-    std::pair<PD, P> get(const std::string& key,
-                         const std::function<PD()>& make) {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            auto it = entries_.find(key);
-            if (it != entries_.end()) return it->second;
-        }
-        PD pd = make();
-        P prim(pd);
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (entries_.size() >= 256) entries_.clear();
-        entries_.emplace(key, std::make_pair(pd, prim));
-        return {pd, prim};
-    }
-
-private:
-    std::mutex mutex_;
-    std::unordered_map<std::string, std::pair<PD, P>> entries_;
-};
-
-void append_dims(std::string& key, const dims& d) {
-    for (auto v : d) {
-        key += std::to_string(v);
-        key += ',';
-    }
-    key += ';';
-}
-
 // The geometry shared by the three primitives of one convolution.
 struct Geometry {
     dims x_shape, w_shape, y_shape, strides, dilates, pad_l, pad_r;
@@ -149,7 +112,7 @@ struct Geometry {
                         ":";
         for (const dims* d : {&x_shape, &w_shape, &y_shape, &strides,
                               &dilates, &pad_l, &pad_r}) {
-            append_dims(k, *d);
+            append_key(k, *d);
         }
         return k;
     }
@@ -186,13 +149,11 @@ struct Geometry {
                 algorithm::convolution_direct,
                 data_choice(x_shape, dt), any_like(weight_desc(dt)),
                 bias, data_choice(y_shape, dt), strides, dilates,
-                pad_l, pad_r};
+                pad_l, pad_r, kernel_attr()};
     }
 };
 
 dims to_dims(const std::vector<int64_t>& v) { return dims(v.begin(), v.end()); }
-
-
 
 // oneDNN counts dilation from zero (0 is a dense kernel); Chainer from one.
 dims onednn_dilation(const std::vector<int64_t>& dilate) {
@@ -254,9 +215,8 @@ array forward(const array& x, const array& w, py::object b,
             args[DNNL_ARG_BIAS] = dnnl::memory(
                 pd.bias_desc(), cpu_engine(), const_cast<void*>(bias.data()));
         }
-        conv.execute(cpu_stream(), args);
+        run(conv, pd.scratchpad_desc(), args);
         y_out.finish();
-        cpu_stream().wait();
     }
     return y;
 }
@@ -284,19 +244,17 @@ array backward_data(const array& gy, const array& w,
                 cpu_engine(), algorithm::convolution_direct,
                 g.data_choice(g.x_shape, dt), any_like(g.weight_desc(dt)),
                 g.data_choice(g.y_shape, dt), g.strides, g.dilates,
-                g.pad_l, g.pad_r, hint);
+                g.pad_l, g.pad_r, hint, kernel_attr());
         });
         dnnl::memory gy_mem = wrap_activation(gy, dt);
         dnnl::memory w_mem(g.weight_desc(dt), cpu_engine(),
                            const_cast<void*>(w.data()));
         Output gx_out(wrap_activation(gx, dt), pd.diff_src_desc());
-        conv.execute(
-            cpu_stream(),
+        run(conv, pd.scratchpad_desc(),
             {{DNNL_ARG_DIFF_DST, in_format(gy_mem, pd.diff_dst_desc())},
              {DNNL_ARG_WEIGHTS, in_format(w_mem, pd.weights_desc())},
              {DNNL_ARG_DIFF_SRC, gx_out.mem}});
         gx_out.finish();
-        cpu_stream().wait();
     }
     return gx;
 }
@@ -335,7 +293,7 @@ py::tuple backward_weights(const array& x, const array& gy,
                 cpu_engine(), algorithm::convolution_direct,
                 g.data_choice(g.x_shape, dt), any_like(g.weight_desc(dt)),
                 bias, g.data_choice(g.y_shape, dt), g.strides, g.dilates,
-                g.pad_l, g.pad_r, hint);
+                g.pad_l, g.pad_r, hint, kernel_attr());
         });
         dnnl::memory x_mem = wrap_activation(x, dt);
         dnnl::memory gy_mem = wrap_activation(gy, dt);
@@ -350,9 +308,8 @@ py::tuple backward_weights(const array& x, const array& gy,
             args[DNNL_ARG_DIFF_BIAS] = dnnl::memory(
                 pd.diff_bias_desc(), cpu_engine(), gb_array.mutable_data());
         }
-        conv.execute(cpu_stream(), args);
+        run(conv, pd.scratchpad_desc(), args);
         gw_out.finish();
-        cpu_stream().wait();
     }
     return py::make_tuple(gw, gb);
 }

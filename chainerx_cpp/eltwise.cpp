@@ -58,7 +58,7 @@ struct TanhGrad {
 template <typename Op, typename T>
 CHAINERX_CPP_CLONES void unary_loop(const T* x, T* y, int64_t n) {
 #pragma omp parallel for simd schedule(static) \
-    if (parallel : n >= loops::kParallelGrain)
+    if (parallel : n >= kParallelGrain)
     for (int64_t k = 0; k < n; ++k) y[k] = Op::f(x[k]);
 }
 
@@ -66,7 +66,7 @@ template <typename Op, typename T>
 CHAINERX_CPP_CLONES void binary_loop(const T* a, const T* b, T* y,
                                      int64_t n) {
 #pragma omp parallel for simd schedule(static) \
-    if (parallel : n >= loops::kParallelGrain)
+    if (parallel : n >= kParallelGrain)
     for (int64_t k = 0; k < n; ++k) y[k] = Op::f(a[k], b[k]);
 }
 

@@ -55,7 +55,7 @@ std::vector<int64_t> target_rows(const array& ids, int64_t rows,
 template <typename T>
 CHAINERX_CPP_CLONES void scatter_add(const int64_t* target, const T* gy,
                                      T* gw, int64_t n, int64_t width) {
-    const bool many = n * width >= loops::kParallelGrain;
+    const bool many = n * width >= kParallelGrain;
 #pragma omp parallel if (many)
     {
         // Blocks of whole cache lines of columns, one per thread.

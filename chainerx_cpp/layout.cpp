@@ -5,9 +5,6 @@
 namespace chainerx_cpp {
 namespace {
 
-// Below this many elements a copy runs on one thread.
-constexpr int64_t kParallelMin = 1 << 18;
-
 // `a` (C-contiguous or channels-last, float32 or float16) copied into a
 // new array of the layout `channels_last` selects.
 array relayout(const array& a, bool channels_last) {
@@ -21,11 +18,10 @@ array relayout(const array& a, bool channels_last) {
                               : empty_like_dtype(a, shape);
     {
         py::gil_scoped_release release;
-        SerialScope serial(size_of(shape) < kParallelMin);
+        SerialScope serial(size_of(shape) < kParallelGrainRows);
         dnnl::memory from = wrap_activation(a, dt);
         dnnl::memory to = wrap_activation(out, dt);
         reorder_into(from, to);
-        cpu_stream().wait();
     }
     return out;
 }

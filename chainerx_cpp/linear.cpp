@@ -15,9 +15,6 @@
 namespace chainerx_cpp {
 namespace {
 
-// Products below this many multiply-adds run on one thread.
-constexpr int64_t kParallelMin = 1 << 17;
-
 // Plain products (no transpose, bias or sum) of at most this many rows go
 // through oneDNN's sgemm, which reads b as it is: the matmul primitive
 // first copies b into its blocked layout, which costs more than the
@@ -92,7 +89,7 @@ array gemm(const array& a, const array& b, bool trans_a, bool trans_b,
     float* out = static_cast<float*>(y.mutable_data());
     {
         py::gil_scoped_release release;
-        SerialScope serial(m * n * k < kParallelMin);
+        SerialScope serial(m * n * k < kParallelMultiplyAdds);
         if (plain_product) {
             const auto status = dnnl_sgemm(
                 'N', 'N', m, n, k, 1.0f,
@@ -110,14 +107,21 @@ array gemm(const array& a, const array& b, bool trans_a, bool trans_b,
                 ? dnnl::memory::desc({1, n}, dnnl::memory::data_type::f32,
                                      tag::ab)
                 : dnnl::memory::desc();
-            dnnl::primitive_attr attr;
-            if (accumulate) {
-                dnnl::post_ops sum;
-                sum.append_sum(1.0f);
-                attr.set_post_ops(sum);
-            }
-            dnnl::matmul::primitive_desc pd(cpu_engine(), a_desc, b_desc,
-                                            bias_desc, y_desc, attr);
+            static PrimitiveCache<dnnl::matmul::primitive_desc,
+                                  dnnl::matmul> cache;
+            std::string key;
+            append_key(key, std::vector<int64_t>{
+                m, n, k, trans_a, trans_b, with_bias, accumulate});
+            auto [pd, product] = cache.get(key, [&]() {
+                auto attr = kernel_attr();
+                if (accumulate) {
+                    dnnl::post_ops sum;
+                    sum.append_sum(1.0f);
+                    attr.set_post_ops(sum);
+                }
+                return dnnl::matmul::primitive_desc(
+                    cpu_engine(), a_desc, b_desc, bias_desc, y_desc, attr);
+            });
             std::unordered_map<int, dnnl::memory> args{
                 {DNNL_ARG_SRC, dnnl::memory(a_desc, cpu_engine(),
                                             const_cast<void*>(a.data()))},
@@ -129,8 +133,7 @@ array gemm(const array& a, const array& b, bool trans_a, bool trans_b,
                     bias_desc, cpu_engine(),
                     const_cast<void*>(bias_array.data()));
             }
-            dnnl::matmul(pd).execute(cpu_stream(), args);
-            cpu_stream().wait();
+            run(product, pd.scratchpad_desc(), args);
         }
     }
     return y;

@@ -3,11 +3,10 @@
 // typed access to NumPy buffers, argument checks, the float32/float64
 // dispatch and vectorisable tanh.
 //
-// On x86-64 with glibc 2.35 or later, the loops are compiled several
-// times (AVX-512, AVX2 and the baseline), the best one for the running CPU
-// being chosen at load time, and tanh and expm1 inside a `#pragma omp simd`
-// loop are computed by the vector functions of libmvec (which libm pulls
-// in), so that the transcendental loops vectorise like the arithmetic ones.
+// Where tuning.hpp enables CHAINERX_CPP_VECTOR_MATH, tanh and expm1 inside
+// a `#pragma omp simd` loop are computed by the vector functions of libmvec
+// (which libm pulls in), so that the transcendental loops vectorise like
+// the arithmetic ones.
 //
 // setup.py compiles them with -fno-math-errno (std::sqrt vectorises),
 // -fno-trapping-math (the selects of ReLU's gradient vectorise) and
@@ -27,12 +26,6 @@
 
 #include "common.hpp"
 
-#if defined(__GLIBC__) && defined(__x86_64__) && defined(_OPENMP)
-#if __GLIBC_PREREQ(2, 35)
-#define CHAINERX_CPP_VECTOR_MATH 1
-#endif
-#endif
-
 #if defined(CHAINERX_CPP_VECTOR_MATH)
 extern "C" {
 #pragma omp declare simd notinbranch
@@ -40,23 +33,10 @@ float tanhf(float) noexcept;
 #pragma omp declare simd notinbranch
 double expm1(double) noexcept;
 }
-#define CHAINERX_CPP_CLONES \
-    __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define CHAINERX_CPP_CLONES
 #endif
 
 namespace chainerx_cpp {
 namespace loops {
-
-// Loops over fewer elements than this run on one thread. One thread does
-// such a memory-bound loop in well under a millisecond, while waking the
-// sleeping threads of the OpenMP team can cost about as much on a busy
-// machine (measured: 0.5 ms on two shared cores).
-constexpr int64_t kParallelGrain = 1 << 20;
-
-// The same for loops that compute several transcendentals an element.
-constexpr int64_t kParallelGrainHeavy = 1 << 17;
 
 inline float tanh_of(float x) { return ::tanhf(x); }
 

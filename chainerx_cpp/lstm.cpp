@@ -60,7 +60,7 @@ CHAINERX_CPP_CLONES void forward_loop(const T* c_prev, const T* x, T* c,
                                       T* h, int64_t n, int64_t rest) {
     const int64_t stride = kFlat ? 1 : rest;
 #pragma omp parallel for simd schedule(static) \
-    if (parallel : n >= loops::kParallelGrainHeavy)
+    if (parallel : n >= kParallelGrainHeavy)
     for (int64_t j = 0; j < n; ++j) {
         const T* g = x + gate_base<kFlat>(j, rest);
         const T a = tanh_of(g[0]);
@@ -81,7 +81,7 @@ CHAINERX_CPP_CLONES void backward_loop(const T* c_prev, const T* x,
                                        int64_t rest) {
     const int64_t stride = kFlat ? 1 : rest;
 #pragma omp parallel for simd schedule(static) \
-    if (parallel : n >= loops::kParallelGrainHeavy)
+    if (parallel : n >= kParallelGrainHeavy)
     for (int64_t j = 0; j < n; ++j) {
         const int64_t base = gate_base<kFlat>(j, rest);
         const T* g = x + base;

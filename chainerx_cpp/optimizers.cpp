@@ -18,7 +18,7 @@ using loops::out;
 template <typename T>
 CHAINERX_CPP_CLONES void sgd_loop(T* p, const T* g, int64_t n, T lr) {
 #pragma omp parallel for simd schedule(static) \
-    if (parallel : n >= loops::kParallelGrain)
+    if (parallel : n >= kParallelGrain)
     for (int64_t k = 0; k < n; ++k) p[k] -= g[k] * lr;
 }
 
@@ -26,7 +26,7 @@ template <typename T>
 CHAINERX_CPP_CLONES void momentum_loop(T* p, const T* g, T* v, int64_t n,
                                        T lr, T momentum) {
 #pragma omp parallel for simd schedule(static) \
-    if (parallel : n >= loops::kParallelGrain)
+    if (parallel : n >= kParallelGrain)
     for (int64_t k = 0; k < n; ++k) {
         const T vk = v[k] * momentum - g[k] * lr;
         v[k] = vk;
@@ -45,7 +45,7 @@ template <bool kAmsgrad, bool kBounded, typename T>
 CHAINERX_CPP_CLONES void adam_loop(T* p, const T* g, T* m, T* v, T* vhat,
                                    int64_t n, AdamStep<T> s) {
 #pragma omp parallel for simd schedule(static) \
-    if (parallel : n >= loops::kParallelGrain)
+    if (parallel : n >= kParallelGrain)
     for (int64_t k = 0; k < n; ++k) {
         const T gk = g[k];
         const T mk = m[k] + (gk - m[k]) * s.one_minus_beta1;

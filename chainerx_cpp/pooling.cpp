@@ -192,7 +192,7 @@ template <typename T>
 void max_forward_2x2(const Window& w, const T* x, T* y, int64_t* index) {
     const int64_t in_w = w.in[2], out_h = w.out[1], out_w = w.out[2];
     const int64_t rows = w.planes * w.in[0] * out_h;
-    const bool many = rows * out_w * 4 >= loops::kParallelGrainHeavy;
+    const bool many = rows * out_w * 4 >= kParallelGrainHeavy;
 #pragma omp parallel for schedule(static) if (many)
     for (int64_t row = 0; row < rows; ++row) {
         const int64_t oh = row % out_h;
@@ -227,7 +227,7 @@ void max_backward_2x2(const Window& w, const T* gy, const int64_t* index,
     const int64_t in_h = w.in[1], in_w = w.in[2];
     const int64_t out_h = w.out[1], out_w = w.out[2];
     const int64_t planes = w.planes * w.in[0];
-    const bool many = planes * in_h * in_w >= loops::kParallelGrainHeavy;
+    const bool many = planes * in_h * in_w >= kParallelGrainHeavy;
 #pragma omp parallel for schedule(static) if (many)
     for (int64_t plane = 0; plane < planes; ++plane) {
         T* gxp = gx + plane * in_h * in_w;
@@ -257,7 +257,7 @@ void max_backward_planes(const Window& w, const T* gy, const int64_t* index,
         tap_h[t] = t / w.k[2] % w.k[1];
         tap_w[t] = t % w.k[2];
     }
-    const bool many = w.planes * w.in_size() >= loops::kParallelGrainHeavy;
+    const bool many = w.planes * w.in_size() >= kParallelGrainHeavy;
 #pragma omp parallel for schedule(static) if (many)
     for (int64_t plane = 0; plane < w.planes; ++plane) {
         const T* gyp = gy + plane * w.out_size();
@@ -369,7 +369,7 @@ void for_each_position(const Window& w, int64_t images, int64_t channels,
                        F f) {
     const int64_t outs = w.out_size();
     const bool many = images * outs * channels * taps_of(w) >=
-                      loops::kParallelGrainHeavy;
+                      kParallelGrainHeavy;
 #pragma omp parallel if (many)
     {
         std::vector<int64_t> pos(taps_of(w));
@@ -390,7 +390,7 @@ template <typename F>
 void for_each_position_by_image(const Window& w, int64_t images,
                                 int64_t channels, F f) {
     const bool many = images * w.in_size() * channels >=
-                      loops::kParallelGrainHeavy;
+                      kParallelGrainHeavy;
 #pragma omp parallel if (many)
     {
         std::vector<int64_t> pos(taps_of(w));
@@ -512,7 +512,7 @@ void max_forward_cl(const Window& w, int64_t c, const T* x, T* y,
     const int64_t images = w.planes / std::max<int64_t>(c, 1);
     const int64_t rows = images * w.out[0] * w.out[1];
     const bool many = rows * w.out[2] * c * taps_of(w) >=
-                      loops::kParallelGrainHeavy;
+                      kParallelGrainHeavy;
 #pragma omp parallel if (many)
     {
         std::vector<I> best_tap(c), nan_tap(c);
@@ -545,7 +545,7 @@ CHAINERX_CPP_CLONES void max_backward_2x2_cl(const Window& w, int64_t c,
     const int64_t out_h = w.out[1], out_w = w.out[2];
     const int64_t row = w.in[2] * c;
     const int64_t rows = images * w.in[0] * out_h;
-    const bool many = rows * 2 * row >= loops::kParallelGrainHeavy;
+    const bool many = rows * 2 * row >= kParallelGrainHeavy;
 #pragma omp parallel for schedule(static) if (many)
     for (int64_t r = 0; r < rows; ++r) {
         // Image plane (image, depth) and output row oh; the rows of the

@@ -18,10 +18,6 @@
 namespace chainerx_cpp {
 namespace {
 
-// Below this many elements a kernel runs on one thread: waking the others
-// costs more than they save.
-constexpr int64_t kParallelMin = 1 << 18;
-
 struct AxisView {
     int64_t outer, classes, inner;
 };
@@ -61,32 +57,43 @@ dnnl::softmax_forward::primitive_desc forward_desc(const AxisView& v,
                                                    bool log) {
     auto desc = view_desc(v);
     return {cpu_engine(), dnnl::prop_kind::forward_training,
-            algorithm_of(log), desc, desc, 1};
+            algorithm_of(log), desc, desc, 1, kernel_attr()};
+}
+
+std::string key_of(const AxisView& v, bool log) {
+    std::string key;
+    append_key(key, std::vector<int64_t>{v.outer, v.classes, v.inner, log});
+    return key;
 }
 
 void onednn_forward(const AxisView& v, bool log, const void* x, void* y) {
-    auto pd = forward_desc(v, log);
+    static PrimitiveCache<dnnl::softmax_forward::primitive_desc,
+                          dnnl::softmax_forward> cache;
+    auto [pd, softmax] = cache.get(key_of(v, log),
+                                   [&]() { return forward_desc(v, log); });
     dnnl::memory x_mem(pd.src_desc(), cpu_engine(), const_cast<void*>(x));
     dnnl::memory y_mem(pd.dst_desc(), cpu_engine(), y);
-    dnnl::softmax_forward(pd).execute(
-        cpu_stream(), {{DNNL_ARG_SRC, x_mem}, {DNNL_ARG_DST, y_mem}});
-    cpu_stream().wait();
+    run(softmax, pd.scratchpad_desc(),
+        {{DNNL_ARG_SRC, x_mem}, {DNNL_ARG_DST, y_mem}});
 }
 
 void onednn_backward(const AxisView& v, bool log, const void* y,
                      const void* gy, void* gx) {
     auto desc = view_desc(v);
-    dnnl::softmax_backward::primitive_desc pd(
-        cpu_engine(), algorithm_of(log), desc, desc, desc, 1,
-        forward_desc(v, log));
+    static PrimitiveCache<dnnl::softmax_backward::primitive_desc,
+                          dnnl::softmax_backward> cache;
+    auto [pd, softmax] = cache.get(key_of(v, log), [&]() {
+        return dnnl::softmax_backward::primitive_desc(
+            cpu_engine(), algorithm_of(log), desc, desc, desc, 1,
+            forward_desc(v, log), kernel_attr());
+    });
     dnnl::memory y_mem(desc, cpu_engine(), const_cast<void*>(y));
     dnnl::memory gy_mem(desc, cpu_engine(), const_cast<void*>(gy));
     dnnl::memory gx_mem(desc, cpu_engine(), gx);
-    dnnl::softmax_backward(pd).execute(
-        cpu_stream(), {{DNNL_ARG_DST, y_mem},
-                       {DNNL_ARG_DIFF_DST, gy_mem},
-                       {DNNL_ARG_DIFF_SRC, gx_mem}});
-    cpu_stream().wait();
+    run(softmax, pd.scratchpad_desc(),
+        {{DNNL_ARG_DST, y_mem},
+         {DNNL_ARG_DIFF_DST, gy_mem},
+         {DNNL_ARG_DIFF_SRC, gx_mem}});
 }
 
 // ---- loops ----------------------------------------------------------------
@@ -155,10 +162,6 @@ inline __attribute__((always_inline)) double exp_approx(double v) {
     y = v > hi ? std::numeric_limits<double>::infinity() : y;
     return v != v ? v : y;
 }
-
-// The loops over contiguous rows, compiled for several instruction sets.
-#define CHAINERX_CPP_CLONES \
-    __attribute__((target_clones("avx512f", "avx2", "default")))
 
 // The maximum of x[0:n] (n > 0), in eight running maxima so that the
 // compiler vectorizes it. NaN elements are passed over: they make the sum
@@ -329,13 +332,13 @@ template <typename T>
 void loop_forward(const AxisView& v, bool log, const T* x, T* y) {
     const int64_t slab = v.classes * v.inner;
     if (v.inner == 1) {
-#pragma omp parallel for if (v.outer * slab >= kParallelMin)
+#pragma omp parallel for if (v.outer * slab >= kParallelGrainRows)
         for (int64_t o = 0; o < v.outer; ++o) {
             row_forward(x + o * slab, y + o * slab, v.classes, log);
         }
         return;
     }
-#pragma omp parallel if (v.outer * slab >= kParallelMin)
+#pragma omp parallel if (v.outer * slab >= kParallelGrainRows)
     {
         std::vector<T> m(v.inner), s(v.inner);
 #pragma omp for
@@ -352,7 +355,7 @@ void loop_forward(const AxisView& v, bool log, const T* x, T* y) {
 // again by the loops.
 void redo_nonfinite(const AxisView& v, const float* x, float* y) {
     const int64_t slab = v.classes * v.inner;
-#pragma omp parallel if (v.outer * slab >= kParallelMin)
+#pragma omp parallel if (v.outer * slab >= kParallelGrainRows)
     {
         std::vector<float> m(v.inner), s(v.inner);
 #pragma omp for
@@ -407,14 +410,14 @@ void loop_backward(const AxisView& v, bool log, const T* y, const T* gy,
                    T* gx) {
     const int64_t slab = v.classes * v.inner;
     if (v.inner == 1) {
-#pragma omp parallel for if (v.outer * slab >= kParallelMin)
+#pragma omp parallel for if (v.outer * slab >= kParallelGrainRows)
         for (int64_t o = 0; o < v.outer; ++o) {
             row_backward(y + o * slab, gy + o * slab, gx + o * slab,
                          v.classes, log);
         }
         return;
     }
-#pragma omp parallel if (v.outer * slab >= kParallelMin)
+#pragma omp parallel if (v.outer * slab >= kParallelGrainRows)
     {
         std::vector<T> s(v.inner);
 #pragma omp for
@@ -438,7 +441,7 @@ array forward(const array& x, int64_t axis, bool log) {
     }
     py::gil_scoped_release release;
     if (f32 && !log) {
-        SerialScope serial(x.size() < kParallelMin);
+        SerialScope serial(x.size() < kParallelGrainRows);
         onednn_forward(v, log, x.data(), y.mutable_data());
         redo_nonfinite(v, static_cast<const float*>(x.data()),
                        static_cast<float*>(y.mutable_data()));
@@ -465,7 +468,7 @@ array backward(const array& y, const array& gy, int64_t axis, bool log) {
     }
     py::gil_scoped_release release;
     if (f32) {
-        SerialScope serial(y.size() < kParallelMin);
+        SerialScope serial(y.size() < kParallelGrainRows);
         onednn_backward(v, log, y.data(), gy.data(), gx.mutable_data());
     } else {
         loop_backward(v, log, static_cast<const double*>(y.data()),
@@ -501,7 +504,7 @@ double sce_forward_loop(const T* x, const int32_t* t, int64_t n,
     double total = 0;
     int64_t valid_count = 0;
 #pragma omp parallel reduction(+ : total, valid_count) \
-    if (n * classes >= kParallelMin)
+    if (n * classes >= kParallelGrainRows)
     {
         std::vector<T> scratch(e == nullptr ? classes : 0);
 #pragma omp for
@@ -599,7 +602,7 @@ void sce_backward_loop(const T* x, const int64_t* index, const bool* weight,
                        const T* gloss, bool scalar_gloss, T coeff,
                        const T* e, const T* sum_e, int64_t n,
                        int64_t classes, T* gx) {
-#pragma omp parallel for if (n * classes >= kParallelMin)
+#pragma omp parallel for if (n * classes >= kParallelGrainRows)
     for (int64_t i = 0; i < n; ++i) {
         const T g = scalar_gloss ? gloss[0] * coeff : gloss[i];
         const T r = static_cast<T>(weight[i]) * g;

@@ -1,0 +1,195 @@
+"""The kernels called from several Python threads at once give the results
+of serial calls.
+
+They run with the GIL released, on cached oneDNN primitives shared by all
+the threads; each case runs one kernel family forward and backward through
+the public functions, first on the main thread, then on eight threads at
+once, and compares every result bit for bit.
+"""
+import threading
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import optimizers
+
+
+_THREADS = 8
+_REPEATS = 3
+
+
+def _uniform(seed, shape, dtype=numpy.float32):
+    return numpy.random.RandomState(seed).uniform(-1, 1, shape).astype(dtype)
+
+
+def _forward_backward(func, *arrays):
+    """The output of ``func`` on Variables of ``arrays`` and the gradients
+    of the inputs, for an output gradient fixed by the output's shape."""
+    xs = [chainer.Variable(a) for a in arrays]
+    y = func(*xs)
+    y.grad = _uniform(99, y.shape, y.dtype)
+    y.backward()
+    return [y.array] + [x.grad for x in xs]
+
+
+_X = _uniform(0, (8, 16, 32, 32))
+_W = _uniform(1, (32, 16, 3, 3))
+_B = _uniform(2, (32,))
+
+
+def _convolution():
+    return _forward_backward(
+        lambda x, W, b: F.convolution_2d(x, W, b, pad=1), _X, _W, _B)
+
+
+def _grouped_convolution():
+    return _forward_backward(
+        lambda x, W: F.convolution_2d(x, W, stride=2, pad=1, groups=4),
+        _X, _uniform(3, (16, 4, 3, 3)))
+
+
+def _deconvolution():
+    return _forward_backward(
+        lambda x, W: F.deconvolution_2d(x, W, stride=2, pad=1),
+        _X[:, :, :16, :16], _uniform(4, (16, 8, 3, 3)))
+
+
+def _linear():
+    return _forward_backward(
+        F.linear, _uniform(5, (256, 300)), _uniform(6, (200, 300)),
+        _uniform(7, (200,)))
+
+
+def _linear_few_rows():
+    return _forward_backward(
+        F.linear, _uniform(8, (16, 500)), _uniform(9, (400, 500)))
+
+
+def _batch_normalization_2d():
+    return _forward_backward(
+        F.batch_normalization, _uniform(10, (512, 300)),
+        _uniform(11, (300,)), _uniform(12, (300,)))
+
+
+def _batch_normalization_4d():
+    return _forward_backward(
+        F.batch_normalization, _X, _uniform(13, (16,)),
+        _uniform(14, (16,)))
+
+
+def _fixed_batch_normalization():
+    mean = _uniform(15, (300,))
+    var = numpy.abs(_uniform(16, (300,))) + 0.5
+    return _forward_backward(
+        lambda x, g, b: F.fixed_batch_normalization(x, g, b, mean, var),
+        _uniform(17, (512, 300)), _uniform(18, (300,)), _uniform(19, (300,)))
+
+
+def _softmax():
+    return _forward_backward(F.softmax, _uniform(20, (512, 1000)))
+
+
+def _log_softmax():
+    return _forward_backward(F.log_softmax, _uniform(21, (512, 1000)))
+
+
+def _softmax_cross_entropy():
+    t = numpy.random.RandomState(22).randint(0, 1000, 512).astype(
+        numpy.int32)
+    return _forward_backward(
+        lambda x: F.softmax_cross_entropy(x, t, reduce='no'),
+        _uniform(23, (512, 1000)))
+
+
+def _max_pooling():
+    return _forward_backward(
+        lambda x: F.max_pooling_2d(x, 3, stride=2, pad=1), _X)
+
+
+def _max_pooling_channels_last():
+    # The convolutions' outputs are channels-last on AVX-512 CPUs.
+    return _forward_backward(
+        lambda x, W: F.max_pooling_2d(F.convolution_2d(x, W), 2), _X, _W)
+
+
+def _average_pooling():
+    return _forward_backward(
+        lambda x: F.average_pooling_2d(x, 3, stride=2, pad=1), _X)
+
+
+def _activations():
+    return _forward_backward(
+        lambda x: F.relu(x) + F.sigmoid(x) + F.tanh(x),
+        _uniform(24, (64, 64, 64)))
+
+
+def _lstm():
+    return _forward_backward(
+        lambda c, x: F.lstm(c, x)[0] * F.lstm(c, x)[1],
+        _uniform(25, (256, 300)), _uniform(26, (256, 1200)))
+
+
+def _embed_id():
+    ids = numpy.random.RandomState(27).randint(0, 500, 4096).astype(
+        numpy.int32)
+    return _forward_backward(
+        lambda W: F.embed_id(ids, W), _uniform(28, (500, 300)))
+
+
+def _adam_update():
+    param = chainer.Parameter(_uniform(29, (1 << 21,)))
+    optimizer = optimizers.Adam()
+    optimizer.setup(chainer.Link())
+    optimizer.target.add_param('w', param.shape)
+    optimizer.target.w.array[...] = param.array
+    for step in range(3):
+        optimizer.target.w.grad = _uniform(30 + step, param.shape)
+        optimizer.update()
+    return [optimizer.target.w.array]
+
+
+_CASES = {f.__name__.lstrip('_'): f for f in (
+    _convolution, _grouped_convolution, _deconvolution, _linear,
+    _linear_few_rows, _batch_normalization_2d, _batch_normalization_4d,
+    _fixed_batch_normalization, _softmax, _log_softmax,
+    _softmax_cross_entropy, _max_pooling, _max_pooling_channels_last,
+    _average_pooling, _activations, _lstm, _embed_id, _adam_update)}
+
+
+def _in_threads(compute):
+    """The results of ``compute()`` run _REPEATS times on each of _THREADS
+    threads started together."""
+    start = threading.Barrier(_THREADS)
+    results = [None] * _THREADS
+    errors = []
+
+    def work(i):
+        try:
+            with chainer.using_config('use_chainerx_cpp', 'always'):
+                start.wait()
+                results[i] = [compute() for _ in range(_REPEATS)]
+        except BaseException as e:  # reported on the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,))
+               for i in range(_THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return [r for per_thread in results for r in per_thread]
+
+
+@pytest.mark.parametrize('name', sorted(_CASES))
+def test_threads_give_the_serial_results(name):
+    compute = _CASES[name]
+    with chainer.using_config('use_chainerx_cpp', 'always'):
+        expected = compute()
+    for actual in _in_threads(compute):
+        assert len(actual) == len(expected)
+        for a, e in zip(actual, expected):
+            numpy.testing.assert_array_equal(a, e)
