@@ -25,9 +25,10 @@ _config = configuration.config
 
 
 def _as_grad_var(gx):
+    # A gradient made here requires a gradient itself, as in Chainer.
     if isinstance(gx, chainer.variable.Variable):
         return gx
-    return chainer.variable.Variable(gx, requires_grad=False)
+    return chainer.variable.Variable(gx)
 
 
 def _sum_grads(grads):
@@ -40,7 +41,7 @@ def _sum_grads(grads):
         total = numpy.asarray(total)
     for g in grads[2:]:
         total += g._data
-    return chainer.variable.Variable(total, requires_grad=False)
+    return chainer.variable.Variable(total)
 
 
 # The sums of gradients that a backward traversal made and that only its
@@ -693,7 +694,7 @@ def backward(outputs, grad_outputs=None, **kwargs):
         if gy is None:
             continue
         if not isinstance(gy, chainer.variable.Variable):
-            gy = chainer.variable.Variable(gy, requires_grad=False)
+            gy = chainer.variable.Variable(gy)
         node = y._node
         node._check_old_style_gradient()
         pairs.append((node, gy))

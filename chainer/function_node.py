@@ -108,6 +108,24 @@ class FunctionNode:
             out_data[index] = data
         return tuple(out_data)
 
+    def __call__(self, *args, **kwargs):
+        """Raises RuntimeError: a node is run by :meth:`apply`, not called.
+        """
+        name = type(self).__name__
+        if type(self).__module__.startswith('chainer.'):
+            raise RuntimeError(
+                "Chainer's built-in function class object ({}) which is "
+                'derived from chainer.FunctionNode has been called as if it '
+                'were a callable. Use FunctionNode.apply() method instead.\n'
+                "Furthermore, it's not recommended that you use built-in "
+                'function classes directly; use corresponding function '
+                'aliases (those with snake_case name, such as '
+                'F.convolution_nd) instead.'.format(name))
+        raise RuntimeError(
+            'A function class object ({}) which is derived from '
+            'chainer.FunctionNode has been called as if it were a callable. '
+            'Use apply() method instead.'.format(name))
+
     def apply(self, inputs):
         """Computes the outputs and links the node into the graph.
 
@@ -469,14 +487,14 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
         if gy is None:
             gy = variable._ones_grad(y, loss_scale)
         elif not isinstance(gy, _Variable):
-            gy = _Variable(gy, requires_grad=False)
+            gy = _Variable(gy)
         initial_grads[y._node] = gy
     if grad_inputs is not None:
         for x, gx in zip(inputs, grad_inputs):
             if gx is None:
                 continue
             if not isinstance(gx, _Variable):
-                gx = _Variable(gx, requires_grad=False)
+                gx = _Variable(gx)
             initial_grads[x._node] = gx
 
     with configuration.using_config(

@@ -859,7 +859,7 @@ def _ones_grad(var, loss_scale):
         grad = var.xp.ones_like(var._data)
     if loss_scale is not None:
         grad *= loss_scale
-    return Variable(grad, requires_grad=False)
+    return Variable(grad)
 
 
 class Parameter(Variable):

@@ -299,3 +299,21 @@ class TestGradientsSetOnOtherOutputs:
         gs, = chainer.grad([b], [s], grad_outputs=[numpy.ones(2, 'f')])
         numpy.testing.assert_array_equal(gs.array, [0, 0, 1, 1])
         numpy.testing.assert_array_equal(a.grad, [10, 20])
+
+
+@pytest.mark.parametrize('double', [False, True])
+def test_gradients_made_by_backprop_require_grad(double):
+    # As in Chainer 7.8.1: every gradient variable the traversal makes (the
+    # default initial one, one computed, a sum of several) requires grad.
+    x = _var([1, 2, 3])
+    y = chainer.functions.sum(x * 2 + x * 3)
+    y.backward(retain_grad=True, enable_double_backprop=double)
+    assert y.grad_var.requires_grad
+    assert x.grad_var.requires_grad
+    numpy.testing.assert_array_equal(x.grad, [5, 5, 5])
+    gx, = chainer.grad([chainer.functions.sum(x * x)], [x],
+                       enable_double_backprop=double)
+    assert gx.requires_grad
+    z = x * 4
+    chainer.backward([z], [numpy.ones(3, numpy.float32)])
+    assert x.grad_var.requires_grad

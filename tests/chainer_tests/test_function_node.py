@@ -514,3 +514,17 @@ class TestGradFunction:
         chainer.grad([h * 3], [x], retain_grad=True, loss_scale=2)
         numpy.testing.assert_array_equal(h.grad, [6, 6, 6])
         assert h._loss_scale == 2
+
+
+class TestCall:
+
+    def test_builtin_node_called_raises(self):
+        x = numpy.ones(3, numpy.float32)
+        with pytest.raises(RuntimeError, match=r'\(ReLU\).*Use FunctionNode'
+                           r'\.apply\(\) method instead\.\nFurthermore'):
+            chainer.functions.activation.relu.ReLU()(x)
+
+    def test_user_node_called_raises(self):
+        with pytest.raises(RuntimeError, match=r'^A function class object '
+                           r'\(Scale\) .* Use apply\(\) method instead\.$'):
+            Scale(2.0)(numpy.ones(3, numpy.float32))
