@@ -2,8 +2,10 @@
 
 import numpy
 
+from chainer import _environment_check
 from chainer import _version
 from chainer import backends  # NOQA
+from chainer import cuda  # NOQA (the alias module, loaded as in Chainer 7.8)
 from chainer import configuration  # NOQA
 from chainer import function_hook  # NOQA
 from chainer import initializer  # NOQA
@@ -94,11 +96,23 @@ from chainer.functions import array  # NOQA
 from chainer.functions.math import basic_math  # NOQA
 from chainer.link_hook import _get_link_hooks  # NOQA
 
+# Modules Chainer 7.8 loads with the package, which code written for it
+# reaches as attributes (``chainer.memory_layouts``,
+# ``chainer.utils.conv_nd_kernel``) without importing them.
+from chainer import _backprop_utils  # NOQA
+from chainer import memory_layouts  # NOQA
+from chainer.functions.pooling import average_pooling_nd_kernel  # NOQA
+from chainer.functions.pooling import max_pooling_nd_kernel  # NOQA
+from chainer.utils import _collections  # NOQA
+from chainer.utils import conv_nd_kernel  # NOQA
+
 import chainerx  # NOQA
 
 __version__ = _version.__version__
 
 backward = _backprop.backward
+
+_environment_check.check()
 
 # Set to True to silence the warnings of experimental features.
 disable_experimental_feature_warning = False

@@ -30,8 +30,8 @@ import pytest
 LAYERS = (
     ('configuration, pure utils, types', (
         'chainer.configuration', 'chainer.types', 'chainer.warnings',
-        'chainer._version', 'chainer.utils.argument',
-        'chainer.utils.type_check')),
+        'chainer._version', 'chainer._environment_check',
+        'chainer.utils.argument', 'chainer.utils.type_check')),
     ('backend, backends/, array utils', (
         'chainer.backend', 'chainer._backend', 'chainer.backends',
         'chainer.cuda', 'chainer._kernels', 'chainer._runtime_info',
