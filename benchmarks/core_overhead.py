@@ -62,8 +62,8 @@ def main():
             rtol=1e-5)
         funcs['torch'] = lambda: torch_pass(torch, x_data)
     times = compare_ms(funcs, args.repeat, args.number)
-    from chainer import function_node
-    core = 'Python' if function_node._compiled_core is None else 'compiled'
+    from chainer import _compiled_core
+    core = 'Python' if _compiled_core.compiled_core is None else 'compiled'
     print('chainer (this project, {} core): {:.3f} ms/pass'.format(
         core, times['chainer']))
     if torch is not None:

@@ -18,6 +18,7 @@ from chainer import types  # NOQA
 from chainer import function_node  # NOQA
 from chainer import function  # NOQA
 from chainer import _backprop
+from chainer import _compiled_core  # NOQA
 from chainer import functions  # NOQA
 from chainer import distributions  # NOQA
 from chainer import device_resident  # NOQA

@@ -10,7 +10,6 @@ import heapq
 import shutil
 import traceback
 import warnings
-import weakref
 
 import numpy
 
@@ -44,88 +43,30 @@ def _sum_grads(grads):
     return chainer.variable.Variable(total)
 
 
-# The sums of gradients that a backward traversal made and that only its
-# gradient table holds. Later gradients of the same node are added into
-# such a sum in place, which spares a new array per addition (the values
-# are those of summing into new arrays). A sum leaves this registry when it
-# leaves the table: popped, or handed to ``backward_accumulate``.
-_table_sums = weakref.WeakValueDictionary()
-# Its dict of weak references: its truth is the cheap test of whether any
-# sum is registered (the mapping's own __len__ is Python code).
-_table_sum_refs = _table_sums.data
-
-
-def _released(grad):
-    if _table_sum_refs and grad is not None:
-        _table_sums.pop(id(grad), None)
-    return grad
-
-
-def _sum_in_table(grads, table):
-    """Replaces the gradients in the list ``grads`` of ``table`` by their
-    sum."""
-    first = grads[0]
-    if _table_sums.get(id(first)) is first and not _config.enable_backprop:
-        total = first._data
-        rest = grads[1:]
-        if all([type(g._data) is type(total) and g._data.shape == total.shape
-                and g._data.dtype == total.dtype for g in rest]):
-            for g in rest:
-                total += g._data
-            del grads[1:]
-            return
-    total = _sum_grads(table.settle(grads))
-    if not _config.enable_backprop:
-        _table_sums[id(total)] = total
-    grads[:] = [total]
-
-
-class Addend:
-    """A gradient a node will add into a sum of the table later.
-
-    ``_add_grad_into`` may return one instead of adding at once: the table
-    keeps it with the sum and adds it when the sum is first read (popped
-    or handed to ``backward_accumulate``), so that the addends of several
-    steps can be combined into one computation. Additions in place into
-    the same sum may come in between: they commute with it.
-    """
-
-    def absorb(self, other):
-        """Takes ``other`` (a later addend of the same sum) into this one;
-        returns whether it did."""
-        return False
-
-    def add_to(self, total):
-        """Adds the gradient to the array ``total`` in place."""
-        raise NotImplementedError
-
-
 def _add_into_sums(func, indexes, grad_outputs, grad_inputs, table):
     """Lets ``func`` add gradients into the table's own sums in place.
 
-    A node that defines ``_add_grad_into(index, grad_outputs, total)`` may
-    add the gradient of an input straight into the sum the table holds for
-    it (a matrix product with accumulation, a scatter of rows) instead of
-    returning a new array to be added; it returns whether it did, or an
-    :class:`Addend` to be added later. For an input without a gradient yet
-    it is called with ``total=None`` and may return its gradient as a new
-    array that nothing else holds, which the table then owns. Returns the
+    The protocol of :attr:`FunctionNode._add_grad_into
+    <chainer.FunctionNode>`: for an input without a gradient yet, ``func``
+    may return its gradient as a new array, which the table then owns; for
+    an input whose one gradient is a sum the table owns, it may add into
+    that array and return ``True``, or return an
+    :class:`~chainer.function_node.Addend` to be added later. Returns the
     indexes whose gradients are still to be computed by ``backward``.
     """
     inputs = func.inputs
+    sums = table.sums
     left = []
     for i in indexes:
         grads = grad_inputs[inputs[i]]
         if not grads:
             gx = func._add_grad_into(i, grad_outputs, None)
             if gx is not False and gx is not None:
-                gx = _as_grad_var(gx)
-                _table_sums[id(gx)] = gx
-                grads.append(gx)
+                grads.append(table.own(_as_grad_var(gx)))
                 continue
         elif len(grads) == 1:
             total = grads[0]
-            if _table_sums.get(id(total)) is total:
+            if sums.get(id(total)) is total:
                 done = func._add_grad_into(i, grad_outputs, total._data)
                 if done:
                     if done is not True:
@@ -143,40 +84,85 @@ class _GradTable:
     an output the traversal gave no gradient takes it (and its variable
     drops it), as a ``.grad`` set on an output beside the one backward
     started from flows on in Chainer.
+
+    Its state is three plain dicts, which the compiled traversal of
+    ``chainerx_cpp`` reads and writes as this class does (see
+    :mod:`chainer._compiled_core`):
+
+    Attributes:
+        grads (dict): The list of gradient variables of each node.
+        sums (dict): ``id(sum) -> sum``: the gradient variables the table
+            made (sums, and gradients a node returned through
+            ``_add_grad_into``) and alone holds. Later gradients of the
+            same node may be added into them in place, which spares a new
+            array per addition; a sum leaves when it leaves the table.
+        pending (dict): ``id(sum) -> (sum, addend)``: an
+            :class:`~chainer.function_node.Addend` still to be added into
+            a sum of ``sums``, when the sum is first read.
     """
 
-    __slots__ = ('_grads', '_load_grads', '_pending')
+    __slots__ = ('grads', 'sums', 'pending', '_load_grads')
 
     def __init__(self, load_grads):
-        self._grads = {}
+        self.grads = {}
+        self.sums = {}
+        self.pending = {}
         self._load_grads = load_grads
-        # id of a sum of the table -> (the sum, its Addend not yet added)
-        self._pending = {}
+
+    def own(self, grad):
+        """Registers ``grad``, which nothing else holds, as a sum of the
+        table; returns it."""
+        if not _config.enable_backprop:
+            self.sums[id(grad)] = grad
+        return grad
+
+    def release(self, grad):
+        """Unregisters ``grad`` as it leaves the table; returns it."""
+        if self.sums and grad is not None:
+            self.sums.pop(id(grad), None)
+        return grad
 
     def defer(self, total, addend):
         """Keeps ``addend`` to be added into the table's sum ``total``."""
-        pending = self._pending.get(id(total))
+        pending = self.pending.get(id(total))
         if pending is not None:
             if pending[1].absorb(addend):
                 return
             pending[1].add_to(total._data)
-        self._pending[id(total)] = total, addend
+        self.pending[id(total)] = total, addend
 
     def settle(self, grads):
         """Adds the addends kept for the gradients in ``grads``."""
-        if self._pending:
+        if self.pending:
             for g in grads:
-                pending = self._pending.pop(id(g), None)
+                pending = self.pending.pop(id(g), None)
                 if pending is not None:
                     pending[1].add_to(g._data)
         return grads
+
+    def sum_list(self, grads):
+        """Replaces the gradients in the list ``grads`` by their sum: in
+        place into the first when it is a sum of the table."""
+        first = grads[0]
+        if self.sums.get(id(first)) is first and \
+                not _config.enable_backprop:
+            total = first._data
+            rest = grads[1:]
+            if all([type(g._data) is type(total)
+                    and g._data.shape == total.shape
+                    and g._data.dtype == total.dtype for g in rest]):
+                for g in rest:
+                    total += g._data
+                del grads[1:]
+                return
+        grads[:] = [self.own(_sum_grads(self.settle(grads)))]
 
     def accumulate(self, node, grad):
         if grad is not None:
             self.get_as_list(node).append(grad)
 
     def get_as_list(self, node):
-        grads = self._grads.get(node)
+        grads = self.grads.get(node)
         if grads is None:
             grads = []
             if self._load_grads and node._creator_node is None:
@@ -184,16 +170,16 @@ class _GradTable:
                 grad_var = node.grad_var
                 if grad_var is not None:
                     grads.append(grad_var)
-            self._grads[node] = grads
+            self.grads[node] = grads
         return grads
 
     def pop(self, node):
-        grads = self._grads.pop(node, None)
+        grads = self.grads.pop(node, None)
         if not grads:
             if grads is None and self._load_grads:
                 return _take_grad(node)
             return None
-        return _released(_sum_grads(self.settle(grads)))
+        return self.release(_sum_grads(self.settle(grads)))
 
     def pop_outputs(self, func):
         """Returns the output nodes of ``func`` (``None`` where gone) and
@@ -209,11 +195,11 @@ class _GradTable:
         return output_nodes, tuple(grad_outputs)
 
     def __setitem__(self, node, grad):
-        self._grads[node] = [] if grad is None else [grad]
+        self.grads[node] = [] if grad is None else [grad]
 
     def assert_no_grads(self):
         """Asserts that every gradient collected has been popped."""
-        for grads in self._grads.values():
+        for grads in self.grads.values():
             assert not grads
 
 
@@ -357,9 +343,12 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
                 continue
             seen.add(node)
             grads = grad_inputs[node]
-            if grads and table is not None:
-                table.settle(grads)
-            current.append(_released(_sum_grads(grads)) if grads else None)
+            if not grads:
+                current.append(None)
+            elif table is None:
+                current.append(_sum_grads(grads))
+            else:
+                current.append(table.release(_sum_grads(table.settle(grads))))
             del grads[:]
         gxs = func.backward_accumulate(
             target_input_indexes, grad_outputs, tuple(current))
@@ -385,7 +374,7 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
         for grads in grad_inputs.values():
             if len(grads) > 1:
                 if table is not None:
-                    _sum_in_table(grads, table)
+                    table.sum_list(grads)
                 else:
                     grads[:] = [_sum_grads(grads)]
 

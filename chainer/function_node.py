@@ -7,7 +7,6 @@ import weakref
 import numpy
 
 from chainer import _backprop
-from chainer import _kernels
 from chainer import backend
 from chainer.backends import cuda
 from chainer import configuration
@@ -60,7 +59,34 @@ class FunctionNode:
         ...         x, = self.get_retained_inputs()
         ...         gy, = grad_outputs
         ...         return 2 * x * gy,
+        >>> x = chainer.Variable(numpy.array([1, 2, 3], numpy.float32))
         >>> y, = Square().apply((x,))
+        >>> y.array
+        array([1., 4., 9.], dtype=float32)
+
+    .. rubric:: Adding gradients into their sums in place
+
+    The gradient of a variable used many times (a recurrent network's
+    weight, a sequence sliced step by step) is the sum of the gradients
+    of its uses. A node may compute its share straight into that sum
+    instead of returning a new array to be added, by defining
+    ``_add_grad_into(index, grad_outputs, total)``; both the Python and
+    the compiled traversal call it, on a backward without double backprop,
+    debug mode or ``lazy_grad_sum``, before :meth:`backward`:
+
+    * with ``total=None`` when input ``index`` has no gradient yet: it
+      returns that gradient as a new array, which nothing else may hold,
+      or ``False`` to leave it to :meth:`backward`;
+    * with ``total`` the array of the input's gradient when that is a sum
+      the traversal made and alone holds: it adds its gradient into
+      ``total`` in place and returns ``True``, or returns an
+      :class:`Addend` that the traversal adds when the sum is first read
+      (so that the addends of several steps become one computation), or
+      returns ``False`` to leave it to :meth:`backward`.
+
+    :meth:`backward` is then called for the remaining inputs only. The
+    gradient given to the user is always the same as without the
+    protocol, up to the rounding of a different order of additions.
     """
 
     inputs = None
@@ -74,9 +100,7 @@ class FunctionNode:
     _retained_output_data = None
     _local_function_hooks = None
     _n_local_function_hooks = 0
-    # Optional ``(index, grad_outputs, total)``: adds the gradient of input
-    # ``index`` into the array ``total`` in place, or returns it as a new
-    # array when ``total`` is None (see ``_backprop._add_into_sums``).
+    # The optional in-place gradient protocol (see the class docstring).
     _add_grad_into = None
 
     @property
@@ -437,6 +461,31 @@ def _check_forward_outputs(func, outputs):
                     func.label, tuple([type(y) for y in outputs])))
 
 
+class Addend:
+    """A gradient that a node will add into a sum of the traversal later.
+
+    ``FunctionNode._add_grad_into`` may return one instead of adding at
+    once (see :class:`FunctionNode`): the traversal keeps it with the sum
+    and adds it when the sum is first read (popped, or handed to
+    ``backward_accumulate``). Several addends of the same sum may be
+    combined into one computation by :meth:`absorb`; additions in place
+    into the same sum may come in between, as they commute with it.
+    """
+
+    def absorb(self, other):
+        """Takes ``other``, a later addend of the same sum, into this one.
+
+        Returns:
+            bool: Whether it did; if not, this addend is added at once and
+            ``other`` is kept in its place.
+        """
+        return False
+
+    def add_to(self, total):
+        """Adds the gradient to the array ``total`` in place."""
+        raise NotImplementedError
+
+
 def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
          set_grad=False, retain_grad=False, enable_double_backprop=False,
          loss_scale=None):
@@ -507,56 +556,3 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
         for x, gx in zip(inputs, results):
             x._set_grad_var_without_check(gx)
     return results
-
-
-def _use_compiled_core():
-    """Puts the compiled bookkeeping of ``chainerx_cpp`` in the place of
-    :meth:`FunctionNode.apply` and of the backward traversal.
-
-    The Python code stays the reference: the compiled one hands it every
-    case but the common one (see ``chainerx_cpp/core.cpp``). It is used when
-    the kernels are built, unless ``CHAINER_USE_CHAINERX_CPP`` is
-    ``'never'`` when Chainer is imported.
-    """
-    global _compiled_core
-    core = _kernels.compiled_core()
-    if core is None:
-        return
-    core.core_init({
-        'variable': _Variable,
-        'variable_node': variable.VariableNode,
-        'ndarray': numpy.ndarray,
-        'as_variable': variable.as_variable,
-        'python_apply': FunctionNode.apply,
-        'check_forward_outputs': _check_forward_outputs,
-        'config_local': _config_local,
-        'global_settings': _global_settings,
-        'hooks_local': _hooks_local,
-        'config': configuration.config,
-        'get_function_hooks': function_hook.get_function_hooks,
-        'python_backprop_to_all': _backprop.backprop_to_all,
-        'grad_table': _backprop._GradTable,
-        'run_backward': _backprop._run_backward,
-        'normalize_grad_inputs': _backprop.normalize_grad_inputs,
-        'as_grad_var': _backprop._as_grad_var,
-        'sum_in_table': _backprop._sum_in_table,
-        'table_sum_refs': _backprop._table_sum_refs,
-        'check_grad_type': variable._check_grad_type,
-        'base_backward_accumulate': FunctionNode.backward_accumulate,
-        'no_output_grad_error': _backprop._raise_no_output_grad,
-    })
-    _compiled_core = core.apply_method(FunctionNode), core.backprop_to_all
-    _set_core(_compiled_core)
-
-
-def _set_core(core):
-    """Makes ``core``, an ``(apply, backprop_to_all)`` pair, the one in use.
-    """
-    FunctionNode.apply, _backprop.backprop_to_all = core
-    _backprop._backprop_to_all = core[1]
-
-
-# The Python bookkeeping, and the compiled one where it is used (else None).
-_python_core = FunctionNode.apply, _backprop.backprop_to_all
-_compiled_core = None
-_use_compiled_core()

@@ -4,10 +4,14 @@
 // Both are the Python code of chainer/function_node.py and
 // chainer/_backprop.py, which stay the reference: what is not the common
 // case here (function hooks, debug mode, CuPy or ChainerX arrays, nodes
-// that add into gradient sums or accumulate themselves, lazy gradient
-// sums) is handed to that Python code, and every error message comes from
-// it. The ops themselves (check_type_forward, forward, backward) are the
-// nodes' own Python methods, called as they are.
+// that accumulate their gradients themselves, lazy gradient sums) is
+// handed to that Python code, and every error message comes from it. The
+// ops themselves (check_type_forward, forward, backward, _add_grad_into)
+// are the nodes' own Python methods, called as they are.
+//
+// What the Python side hands over, and what of its objects this file
+// reads and writes, is listed in chainer/_compiled_core.py: that module
+// is the one interface between the two.
 #include <Python.h>
 #include <structmember.h>
 
@@ -135,8 +139,6 @@ struct State {
     PyObject* run_backward = nullptr;
     PyObject* normalize_grad_inputs = nullptr;
     PyObject* as_grad_var = nullptr;
-    PyObject* sum_in_table = nullptr;
-    PyObject* table_sum_refs = nullptr;
     PyObject* check_grad_type = nullptr;
     PyObject* base_backward_accumulate = nullptr;
     PyObject* no_output_grad_error = nullptr;
@@ -171,8 +173,11 @@ PyObject* s_stack;
 PyObject* s_add_grad_into;
 PyObject* s_backward_accumulate;
 PyObject* s_grads;
+PyObject* s_sums;
 PyObject* s_pending;
 PyObject* s_pop;
+PyObject* s_sum_list;
+PyObject* s_defer;
 PyObject* s_set_grad_var_if_available;
 PyObject* s_check_old_style_gradient;
 PyObject* s_grad_var;
@@ -205,9 +210,12 @@ bool intern_names() {
         {&s_stack, "stack"},
         {&s_add_grad_into, "_add_grad_into"},
         {&s_backward_accumulate, "backward_accumulate"},
-        {&s_grads, "_grads"},
-        {&s_pending, "_pending"},
+        {&s_grads, "grads"},
+        {&s_sums, "sums"},
+        {&s_pending, "pending"},
         {&s_pop, "pop"},
+        {&s_sum_list, "sum_list"},
+        {&s_defer, "defer"},
         {&s_set_grad_var_if_available, "_set_grad_var_if_available"},
         {&s_check_old_style_gradient, "_check_old_style_gradient"},
         {&s_grad_var, "_grad_var"},
@@ -591,17 +599,19 @@ private:
     std::unordered_set<PyObject*> seen_;
 };
 
-// The _GradTable of a traversal: its dicts read directly, its Python
-// methods called where the table holds sums or addends of its own.
+// The _GradTable of a traversal: its three dicts (grads, sums, pending)
+// read and written as the Python class does, its methods called for what
+// is rare (sums of several gradients, addends kept for later).
 class GradTable {
 public:
     bool create() {
         table_.reset(PyObject_CallOneArg(st.grad_table, Py_True));
         if (!table_) return false;
         grads_.reset(PyObject_GetAttr(table_.get(), s_grads));
+        sums_.reset(PyObject_GetAttr(table_.get(), s_sums));
         pending_.reset(PyObject_GetAttr(table_.get(), s_pending));
-        return grads_ && pending_ && PyDict_Check(grads_.get()) &&
-               PyDict_Check(pending_.get());
+        return grads_ && sums_ && pending_ && PyDict_Check(grads_.get()) &&
+               PyDict_Check(sums_.get()) && PyDict_Check(pending_.get());
     }
     PyObject* table() const { return table_.get(); }
 
@@ -648,17 +658,65 @@ public:
             return take_grad(node);
         }
         Py_ssize_t n = PyList_Check(grads) ? PyList_GET_SIZE(grads) : -1;
-        if (n == 0 || (n == 1 && PyDict_GET_SIZE(pending_.get()) == 0 &&
-                       PyDict_GET_SIZE(st.table_sum_refs) == 0)) {
+        if (n == 0 || n == 1) {
             Ref grad = n == 0 ? Ref::borrow(Py_None)
                               : Ref::borrow(PyList_GET_ITEM(grads, 0));
+            if (n == 1) {
+                Ref key(PyLong_FromVoidPtr(grad.get()));
+                if (!key) return nullptr;
+                int kept = PyDict_Contains(pending_.get(), key.get());
+                if (kept < 0) return nullptr;
+                if (kept) {
+                    return PyObject_CallMethodOneArg(table_.get(), s_pop,
+                                                     node);
+                }
+                if (!release(key.get(), grad.get())) return nullptr;
+            }
             if (PyDict_DelItem(grads_.get(), node) < 0) return nullptr;
             return grad.release();
         }
         return PyObject_CallMethodOneArg(table_.get(), s_pop, node);
     }
 
+    // Whether `grad` is a sum the table owns (-1 on error); `key` gets its
+    // id.
+    int owns(PyObject* grad, Ref* key) {
+        key->reset(PyLong_FromVoidPtr(grad));
+        if (!*key) return -1;
+        PyObject* sum = PyDict_GetItemWithError(sums_.get(), key->get());
+        if (sum == nullptr) return PyErr_Occurred() ? -1 : 0;
+        return sum == grad;
+    }
+
+    // _GradTable.own: `grad`, which nothing else holds, becomes a sum of
+    // the table (the traversal runs without backprop enabled).
+    bool own(PyObject* grad) {
+        Ref key(PyLong_FromVoidPtr(grad));
+        return key && PyDict_SetItem(sums_.get(), key.get(), grad) == 0;
+    }
+
+    // _GradTable.defer.
+    bool defer(PyObject* total, PyObject* addend) {
+        Ref r(PyObject_CallMethodObjArgs(table_.get(), s_defer, total, addend,
+                                         nullptr));
+        return static_cast<bool>(r);
+    }
+
+    // _GradTable.sum_list.
+    bool sum_list(PyObject* grads) {
+        Ref r(PyObject_CallMethodOneArg(table_.get(), s_sum_list, grads));
+        return static_cast<bool>(r);
+    }
+
 private:
+    // _GradTable.release: `grad` (whose id is `key`) leaves the sums.
+    bool release(PyObject* key, PyObject* grad) {
+        if (PyDict_GET_SIZE(sums_.get()) == 0) return true;
+        PyObject* sum = PyDict_GetItemWithError(sums_.get(), key);
+        if (sum == nullptr) return !PyErr_Occurred();
+        return sum != grad || PyDict_DelItem(sums_.get(), key) == 0;
+    }
+
     static PyObject* take_grad(PyObject* node) {
         Ref wref(st.node_variable.get(node));
         if (!wref) return nullptr;
@@ -673,7 +731,7 @@ private:
         return grad.release();
     }
 
-    Ref table_, grads_, pending_;
+    Ref table_, grads_, sums_, pending_;
 };
 
 // The gradient lists of a node's target inputs, in the order of the
@@ -736,14 +794,12 @@ bool check_grads(PyObject* func, const InGrads& in_grads) {
 }
 
 // Whether the node's backward can run here: no hooks of its own, no stack
-// recorded in debug mode, the default backward_accumulate, no adding into
-// the table's sums, no lazy sums, and NumPy gradients.
+// recorded in debug mode, the default backward_accumulate, no lazy sums,
+// and NumPy gradients.
 int plain_backward(PyObject* func, PyObject* grad_outputs) {
     int v = attr_true(func, s_n_local_hooks);
     if (v != 0) return v < 0 ? -1 : 0;
     v = attr_not_none(func, s_stack);
-    if (v != 0) return v < 0 ? -1 : 0;
-    v = attr_not_none(func, s_add_grad_into);
     if (v != 0) return v < 0 ? -1 : 0;
     v = attr_true(func, s_lazy_grad_sum);
     if (v != 0) return v < 0 ? -1 : 0;
@@ -761,10 +817,75 @@ int plain_backward(PyObject* func, PyObject* grad_outputs) {
     return 1;
 }
 
-// _backprop._run_backward and _backprop_step of a plain node.
+// _backprop._add_into_sums: lets `func` add the gradients of the targets
+// into the table's own sums (the protocol of FunctionNode._add_grad_into).
+// `targets` and `target_lists` keep the targets still to be computed by
+// backward.
+bool add_into_sums(PyObject* func, PyObject* add_grad_into,
+                   PyObject* grad_outputs, GradTable* table, Ref* targets,
+                   std::vector<PyObject*>* target_lists) {
+    std::vector<Py_ssize_t> left;
+    const Py_ssize_t n_targets = PyTuple_GET_SIZE(targets->get());
+    for (Py_ssize_t k = 0; k < n_targets; ++k) {
+        PyObject* index = PyTuple_GET_ITEM(targets->get(), k);
+        PyObject* list = (*target_lists)[k];
+        const Py_ssize_t n = PyList_GET_SIZE(list);
+        if (n == 0) {
+            Ref gx(PyObject_CallFunctionObjArgs(add_grad_into, index,
+                                                grad_outputs, Py_None,
+                                                nullptr));
+            if (!gx) return false;
+            if (gx.get() != Py_False && gx.get() != Py_None) {
+                Ref var(to_variable(gx.get(), st.as_grad_var));
+                if (!var || !table->own(var.get()) ||
+                    PyList_Append(list, var.get()) < 0)
+                    return false;
+                continue;
+            }
+        } else if (n == 1) {
+            PyObject* total = PyList_GET_ITEM(list, 0);
+            Ref key;
+            int owned = table->owns(total, &key);
+            if (owned < 0) return false;
+            if (owned) {
+                Ref data(st.var_data.get(total));
+                if (!data) return false;
+                Ref done(PyObject_CallFunctionObjArgs(
+                    add_grad_into, index, grad_outputs, data.get(), nullptr));
+                if (!done) return false;
+                int truth = PyObject_IsTrue(done.get());
+                if (truth < 0) return false;
+                if (truth) {
+                    if (done.get() != Py_True &&
+                        !table->defer(total, done.get()))
+                        return false;
+                    continue;
+                }
+            }
+        }
+        left.push_back(k);
+    }
+    if (static_cast<Py_ssize_t>(left.size()) == n_targets) return true;
+    Ref kept(PyTuple_New(left.size()));
+    if (!kept) return false;
+    std::vector<PyObject*> kept_lists;
+    for (size_t j = 0; j < left.size(); ++j) {
+        PyObject* index = PyTuple_GET_ITEM(targets->get(), left[j]);
+        Py_INCREF(index);
+        PyTuple_SET_ITEM(kept.get(), j, index);
+        kept_lists.push_back((*target_lists)[left[j]]);
+    }
+    *targets = std::move(kept);
+    *target_lists = std::move(kept_lists);
+    return true;
+}
+
+// _backprop._run_backward and _backprop_step of a plain node; the node's
+// gradients are added into the table's sums where it offers to and
+// `into_sums` allows (no backprop through the traversal).
 bool run_plain_backward(PyObject* func, PyObject* inputs, PyObject* targets,
                         PyObject* grad_outputs, GradTable* table,
-                        InGrads* in_grads) {
+                        bool into_sums, InGrads* in_grads) {
     Py_ssize_t n_targets = PyTuple_GET_SIZE(targets);
     std::vector<PyObject*> target_lists(n_targets);
     for (Py_ssize_t k = 0; k < n_targets; ++k) {
@@ -782,6 +903,19 @@ bool run_plain_backward(PyObject* func, PyObject* inputs, PyObject* targets,
         target_lists[k] = list;
     }
 
+    Ref left = Ref::borrow(targets);
+    if (into_sums) {
+        Ref add_grad_into(PyObject_GetAttr(func, s_add_grad_into));
+        if (!add_grad_into) return false;
+        if (add_grad_into.get() != Py_None) {
+            if (!add_into_sums(func, add_grad_into.get(), grad_outputs, table,
+                               &left, &target_lists))
+                return false;
+            n_targets = PyTuple_GET_SIZE(left.get());
+            if (n_targets == 0) return check_grads(func, *in_grads);
+        }
+    }
+    targets = left.get();
     Ref gxs(PyObject_CallMethodObjArgs(func, s_backward, targets,
                                        grad_outputs, nullptr));
     if (!gxs) return false;
@@ -806,12 +940,9 @@ bool run_plain_backward(PyObject* func, PyObject* inputs, PyObject* targets,
         if (PyList_Append(target_lists[k], var.get()) < 0) return false;
     }
     for (const auto& entry : *in_grads) {
-        if (PyList_GET_SIZE(entry.second.get()) > 1) {
-            Ref r(PyObject_CallFunctionObjArgs(st.sum_in_table,
-                                               entry.second.get(),
-                                               table->table(), nullptr));
-            if (!r) return false;
-        }
+        if (PyList_GET_SIZE(entry.second.get()) > 1 &&
+            !table->sum_list(entry.second.get()))
+            return false;
     }
     return check_grads(func, *in_grads);
 }
@@ -839,6 +970,12 @@ bool backprop_loop(PyObject* outputs, bool retain_grad, PyObject* loss_scale,
                    PyObject* hooks) {
     GradTable table;
     if (!table.create()) return false;
+    // Gradients are added into the table's sums in place only when the
+    // traversal builds no graph of its own (no double backprop).
+    Ref local(PyObject_GetAttr(st.config_local, s_dict));
+    if (!local) return false;
+    const int backprop = config_entry(local.get(), s_enable_backprop);
+    if (backprop < 0) return false;
     FunctionHeap funcs;
     Ref leaf_nodes(PyDict_New());
     if (!leaf_nodes) return false;
@@ -934,7 +1071,8 @@ bool backprop_loop(PyObject* outputs, bool retain_grad, PyObject* loss_scale,
             ok = false;
         } else if (plain) {
             ok = run_plain_backward(func, inputs.get(), targets.get(),
-                                    grad_outputs.get(), &table, &in_grads);
+                                    grad_outputs.get(), &table, !backprop,
+                                    &in_grads);
         } else {
             Ref dict(PyObject_CallFunctionObjArgs(
                 st.run_backward, func, targets.get(), grad_outputs.get(),
@@ -1057,8 +1195,6 @@ PyObject* core_init(PyObject*, PyObject* names) {
         {&s.run_backward, "run_backward"},
         {&s.normalize_grad_inputs, "normalize_grad_inputs"},
         {&s.as_grad_var, "as_grad_var"},
-        {&s.sum_in_table, "sum_in_table"},
-        {&s.table_sum_refs, "table_sum_refs"},
         {&s.check_grad_type, "check_grad_type"},
         {&s.base_backward_accumulate, "base_backward_accumulate"},
         {&s.no_output_grad_error, "no_output_grad_error"},
@@ -1067,10 +1203,9 @@ PyObject* core_init(PyObject*, PyObject* names) {
         *e.target = require(names, e.key);
         if (*e.target == nullptr) return nullptr;
     }
-    if (!PyDict_Check(s.global_settings) || !PyDict_Check(s.table_sum_refs)) {
+    if (!PyDict_Check(s.global_settings)) {
         PyErr_SetString(PyExc_TypeError,
-                        "core_init: global_settings and table_sum_refs must "
-                        "be dicts");
+                        "core_init: global_settings must be a dict");
         return nullptr;
     }
     s.variable = require_type(names, "variable");

@@ -196,7 +196,7 @@ def test_no_adding_into_sums_in_debug_mode_or_double_backprop(config):
     numpy.testing.assert_array_equal(x.grad, [45, 45])
 
 
-class _LaterAddend(chainer._backprop.Addend):
+class _LaterAddend(chainer.function_node.Addend):
 
     def __init__(self, value, log):
         self.values = [value]

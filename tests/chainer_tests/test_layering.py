@@ -1,7 +1,7 @@
 """Import-time layering of the ``chainer`` package.
 
 The layers are those of DESIGN.md ("Layers"), with the modules it does not
-name placed as docs/LAYERS.md explains; ``LAYERS`` below is the table. A
+name placed as docs/layers.rst explains; ``LAYERS`` below is the table. A
 module may import, at import time, modules of its own layer or below,
 never one above: a higher layer reaches a lower one at call time through
 ``chainer.<name>``, or installs itself into it.
@@ -41,7 +41,8 @@ LAYERS = (
     ('variable, function_node, _backprop', (
         'chainer.variable', 'chainer.function_node', 'chainer._backprop',
         'chainer._backprop_mode', 'chainer._backprop_utils',
-        'chainer.function', 'chainer.function_hook')),
+        'chainer._compiled_core', 'chainer.function',
+        'chainer.function_hook')),
     ('functions/', (
         'chainer.functions', 'chainer.function_hooks',
         'chainer.distribution', 'chainer.distributions',

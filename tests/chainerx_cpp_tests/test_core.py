@@ -12,7 +12,7 @@ import numpy
 import pytest
 
 import chainer
-from chainer import function_node
+from chainer import _compiled_core
 import chainer.functions as F
 
 
@@ -23,16 +23,16 @@ CORES = ('python', 'compiled')
 def use_core():
     """``use_core(name)`` switches to that bookkeeping until the test ends.
     """
-    if function_node._compiled_core is None:
+    if _compiled_core.compiled_core is None:
         pytest.skip('the compiled core is off (CHAINER_USE_CHAINERX_CPP)')
 
     def use(name):
-        function_node._set_core(
-            function_node._python_core if name == 'python'
-            else function_node._compiled_core)
+        _compiled_core.use(
+            _compiled_core.python_core if name == 'python'
+            else _compiled_core.compiled_core)
 
     yield use
-    function_node._set_core(function_node._compiled_core)
+    _compiled_core.use(_compiled_core.compiled_core)
 
 
 def _both(use_core, scenario):
@@ -105,17 +105,17 @@ class _Recorded(chainer.FunctionNode):
 
 
 def test_compiled_core_is_in_use():
-    if function_node._compiled_core is None:
+    if _compiled_core.compiled_core is None:
         pytest.skip('the compiled core is off')
-    assert chainer.FunctionNode.apply is function_node._compiled_core[0]
+    assert chainer.FunctionNode.apply is _compiled_core.compiled_core[0]
     assert chainer._backprop.backprop_to_all is \
-        function_node._compiled_core[1]
+        _compiled_core.compiled_core[1]
 
 
 def test_python_core_when_never():
-    code = ('import chainer; from chainer import function_node as f; '
-            'assert f._compiled_core is None; '
-            'assert chainer.FunctionNode.apply is f._python_core[0]')
+    code = ('import chainer; from chainer import _compiled_core as c; '
+            'assert c.compiled_core is None; '
+            'assert chainer.FunctionNode.apply is c.python_core[0]')
     env = dict(os.environ, CHAINER_USE_CHAINERX_CPP='never')
     subprocess.run([sys.executable, '-c', code], env=env, check=True)
 
@@ -479,7 +479,7 @@ def test_apply_documented(use_core):
     node = F.identity(numpy.ones(1)).creator_node
     assert str(inspect.signature(node.apply)) == '(inputs)'
     assert chainer.FunctionNode.apply.__doc__ == \
-        function_node._python_core[0].__doc__
+        _compiled_core.python_core[0].__doc__
 
 
 @pytest.mark.parametrize('seed', range(20))
@@ -538,3 +538,42 @@ def test_variable_subclass_that_names_a_field_again(use_core):
         return [y.array, x.grad]
     result = _same(use_core, scenario)
     numpy.testing.assert_array_equal(result[0], [0, 6, 12])
+
+
+def test_in_place_gradient_sums_run_in_the_compiled_traversal(
+        use_core, monkeypatch):
+    # A recurrent model: one Linear weight and one EmbedID table used at
+    # every step, a sequence sliced step by step. Their nodes add their
+    # gradients into the sums (FunctionNode._add_grad_into) in the compiled
+    # traversal itself, with the Python traversal's results.
+    calls = []
+    python_add_into_sums = chainer._backprop._add_into_sums
+
+    def recording(func, *args):
+        calls.append(type(func).__name__)
+        return python_add_into_sums(func, *args)
+    monkeypatch.setattr(chainer._backprop, '_add_into_sums', recording)
+
+    def scenario():
+        rng = numpy.random.RandomState(0)
+        W = chainer.Variable(rng.uniform(-1, 1, (8, 8)).astype('f'))
+        E = chainer.Variable(rng.uniform(-1, 1, (20, 8)).astype('f'))
+        xs = chainer.Variable(rng.uniform(-1, 1, (12, 4, 8)).astype('f'))
+        ids = rng.randint(0, 20, (12, 4)).astype(numpy.int32)
+        h = None
+        for t in range(12):
+            a = xs[t] + F.embed_id(ids[t], E)
+            h = F.tanh(F.linear(a if h is None else a + h, W))
+        F.sum(h * h).backward()
+        return W.grad, E.grad, xs.grad
+
+    del calls[:]
+    use_core('python')
+    expected = scenario()
+    assert {'LinearFunction', 'EmbedIDFunction', 'GetItem'} <= set(calls)
+    del calls[:]
+    use_core('compiled')
+    actual = scenario()
+    assert calls == []
+    for e, a in zip(expected, actual):
+        numpy.testing.assert_array_equal(e, a)

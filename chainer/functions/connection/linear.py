@@ -1,7 +1,6 @@
 import numpy
 
 import chainer
-from chainer import _backprop
 from chainer import _kernels
 from chainer import function_node
 from chainer import utils
@@ -97,7 +96,7 @@ class LinearFunction(function_node.FunctionNode):
         return addend
 
 
-class _WeightGradients(_backprop.Addend):
+class _WeightGradients(function_node.Addend):
     # The weight gradients gy^T x of some steps, added to their sum as one
     # product of the stacked rows: its long inner dimension runs faster
     # than many short ones, and the sum is read and written once, not once

@@ -1,5 +1,4 @@
 import chainer
-from chainer import _backprop
 from chainer import function_node
 from chainer import variable
 
@@ -54,12 +53,9 @@ class Forget(function_node.FunctionNode):
                 chainer.using_config('in_recomputing', True):
             outs = _call_func(self.func, dummy_inputs)
             assert len(outs) == len(grad_outputs)
-        output_grads = [
-            (out.node, gy) for out, gy in zip(outs, grad_outputs)
-            if gy is not None]
         # Parameters used by func (of a link, say) get their gradients
         # accumulated as in a plain backward.
-        _backprop.backprop_to_all(output_grads, False, None)
+        chainer.backward(outs, grad_outputs)
         return tuple(x.grad_var for x in dummy_inputs)
 
 
