@@ -1,8 +1,11 @@
 """What the NPZ and HDF5 serializers share.
 
 Loading is one pass over the object, as in Chainer: each value is
-copied in as ``serialize`` asks for it, so an error on a later key leaves
-the earlier ones loaded. Errors name the key and the file.
+checked (the key is there, the saved array has the target's shape and a
+dtype that casts to the target's) and copied in as ``serialize`` asks for
+it. If the pass fails, what it changed is undone (see
+:mod:`chainer.serializers._rollback`), so a load applies entirely or not
+at all. Errors name the key and the file.
 
 Saving to a path writes a temporary file beside it and renames it over the
 path, so a crash never leaves a half-written file under the final name.
@@ -17,6 +20,7 @@ import numpy
 
 from chainer import backend
 from chainer.backends import cuda
+from chainer.serializers import _rollback
 
 
 def source_name(file):
@@ -70,21 +74,41 @@ def atomic_path(path):
         raise
 
 
+_error_types = {}
+
+
+def damaged(message, cause):
+    """Returns the error for a file or an entry that cannot be read.
+
+    It is a ``ValueError`` and also of the type of ``cause`` (such as
+    :class:`zipfile.BadZipFile` or :class:`OSError`), the error that
+    Chainer lets through in that case.
+
+    Args:
+        message (str): What cannot be read, and why.
+        cause (Exception): The error of the reader.
+    """
+    base = type(cause)
+    if issubclass(base, ValueError):
+        return ValueError(message)
+    error_type = _error_types.get(base)
+    if error_type is None:
+        error_type = _error_types[base] = type(
+            base.__name__, (ValueError, base), {'__module__': __name__})
+    return error_type(message)
+
+
+def reason(error):
+    """Returns the message of ``error``, or its type if it has none."""
+    return str(error) or type(error).__name__
+
+
 def _error_prefix(key, source):
     return 'cannot load {!r} from {}: '.format(key, source)
 
 
-def _broadcastable(shape, target_shape):
-    # Whether an array of ``shape`` can be copied into ``target_shape``, as
-    # numpy.copyto allows.
-    try:
-        return numpy.broadcast_shapes(shape, target_shape) == target_shape
-    except ValueError:
-        return False
-
-
 def _check_array(key, data, value, source):
-    if not _broadcastable(data.shape, value.shape):
+    if data.shape != value.shape:
         raise ValueError(
             _error_prefix(key, source)
             + 'the saved array has shape {} but the target has shape {}'
@@ -113,8 +137,13 @@ def _convert(key, data, value, source):
         raise type(e)(_error_prefix(key, source) + str(e)) from e
 
 
-def load_value(key, data, value, source):
+def load_value(key, data, value, source, journal=None):
     """Returns what a deserializer returns for one requested value.
+
+    An array given is written in place; its shape must be the saved one
+    (no broadcasting) and the saved dtype must cast to its dtype as
+    :func:`numpy.copyto` casts by default (``'same_kind'``: ``float64`` data
+    load into a ``float32`` array, ``complex`` data do not).
 
     Args:
         key (str): Full key of the value, for error messages.
@@ -123,6 +152,8 @@ def load_value(key, data, value, source):
             ``None`` to get the saved array, or a scalar whose type the
             result takes.
         source (str): The file, for error messages.
+        journal (~chainer.serializers._rollback.Journal): The journal of
+            the load in progress, told before an array is overwritten.
 
     Returns:
         The loaded value.
@@ -133,9 +164,38 @@ def load_value(key, data, value, source):
         return data
     if isinstance(value, (numpy.ndarray, cuda.ndarray)):
         _check_array(key, data, value, source)
+        if journal is not None:
+            journal.before_write(value)
         backend.copyto(value, data)
         return value
     return _convert(key, data, value, source)
+
+
+class Loading:
+    """The load in progress, shared by a deserializer and its children."""
+
+    def __init__(self):
+        self.journal = None
+
+    def run(self, deserializer, obj):
+        """Loads ``obj``; if that fails, undoes what it changed.
+
+        Args:
+            deserializer: The deserializer to give ``obj.serialize``.
+            obj: The object to load.
+        """
+        if self.journal is not None:
+            # A load inside a load: the outer one undoes both.
+            obj.serialize(deserializer)
+            return
+        self.journal = _rollback.Journal(obj)
+        try:
+            obj.serialize(deserializer)
+        except BaseException:
+            self.journal.undo()
+            raise
+        finally:
+            self.journal = None
 
 
 def ignored(key, ignore_names):

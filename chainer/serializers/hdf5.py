@@ -121,8 +121,8 @@ def _read_dataset(group, key, source):
     try:
         return numpy.asarray(dataset)
     except (OSError, ValueError) as e:
-        raise ValueError('cannot read {!r} from {}: {}'.format(
-            path, source, e)) from e
+        raise _common.damaged('cannot read {!r} from {}: {}'.format(
+            path, source, _common.reason(e)), e) from e
 
 
 class HDF5Deserializer(serializer.Deserializer):
@@ -133,6 +133,9 @@ class HDF5Deserializer(serializer.Deserializer):
             ``None`` for a group that does not exist.
         strict (bool): If ``False``, missing keys and groups are skipped
             (the object keeps its value) instead of raising ``KeyError``.
+
+    :meth:`load` applies all or nothing, as
+    :class:`~chainer.serializers.NpzDeserializer` does.
     """
 
     def __init__(self, group, strict=True):
@@ -141,6 +144,17 @@ class HDF5Deserializer(serializer.Deserializer):
         self.strict = strict
         self._source = _group_file_name(group)
         self._path = '' if group is None else group.name.rstrip('/')
+        self._loading = _common.Loading()
+
+    def load(self, obj):
+        """Loads an object by calling its ``serialize`` method once.
+
+        If it raises, the object is left as it was.
+
+        Args:
+            obj: An object with a ``serialize(serializer)`` method.
+        """
+        self._loading.run(self, obj)
 
     def _child(self, group, path):
         child = HDF5Deserializer.__new__(HDF5Deserializer)
@@ -170,7 +184,8 @@ class HDF5Deserializer(serializer.Deserializer):
             return value
         data = _read_dataset(group, key, self._source)
         return _common.load_value(
-            path.lstrip('/'), data, value, self._source)
+            path.lstrip('/'), data, value, self._source,
+            self._loading.journal)
 
 
 def _group_file_name(group):
@@ -184,16 +199,19 @@ def _open_hdf5(filename, source):
     except OSError as e:
         if type(e) is not OSError:
             raise
-        raise ValueError(
-            '{} is not a readable HDF5 file: {}'.format(source, e)) from e
+        raise _common.damaged(
+            '{} is not a readable HDF5 file: {}'.format(source, e), e) from e
 
 
 def load_hdf5(filename, obj):
     """Loads an object from an HDF5 file.
 
     As with :func:`~chainer.serializers.load_npz`, ``serialize`` is called
-    once; on a missing key, a wrong shape or a damaged dataset, the error
-    names the key and the file.
+    once; on a missing key or group, a wrong shape (even one that
+    broadcasts) or dtype, or a damaged dataset, the error names the key and
+    the file and the object is left exactly as it was. A file that is not
+    HDF5 raises a ``ValueError`` that is also an :class:`OSError`, as in
+    Chainer.
 
     Args:
         filename (str, os.PathLike or file object): The file to read.

@@ -34,6 +34,10 @@ class DictionarySerializer(serializer.Serializer):
         path (str): Prefix of the keys, ending with ``'/'`` unless empty.
 
     Example:
+        >>> from chainer.serializers import DictionarySerializer
+        >>> model = chainer.Chain()
+        >>> with model.init_scope():
+        ...     model.l1 = L.Linear(3, 2)
         >>> s = DictionarySerializer()
         >>> s.save(model)
         >>> sorted(s.target)
@@ -96,7 +100,9 @@ def save_npz(file, obj, compression=True):
         compression (bool): Whether to compress the archive (ZIP deflate).
 
     Example:
-        >>> chainer.serializers.save_npz('model.npz', model)
+        Saving the parameters and persistent values of a link::
+
+            chainer.serializers.save_npz('model.npz', model)
     """
     if _common.is_path(file):
         directory, name = os.path.split(os.path.abspath(os.fsdecode(file)))
@@ -165,8 +171,8 @@ def _read_entry(npz, key, source):
             data = _read_object_array(npz, key)
     except (ValueError, EOFError, OSError, zipfile.BadZipFile, zlib.error,
             pickle.UnpicklingError) as e:
-        raise ValueError('cannot read {!r} from {}: {}'.format(
-            key, source, e)) from e
+        raise _common.damaged('cannot read {!r} from {}: {}'.format(
+            key, source, _common.reason(e)), e) from e
     data = numpy.asarray(data)
     if data.dtype == object and data.ndim == 0 and data[()] is None:
         return None
@@ -192,6 +198,11 @@ class NpzDeserializer(serializer.Deserializer):
             ``KeyError``.
         ignore_names (str, callable or list of them): Keys to skip: a key
             equal to a string or for which a callable returns ``True``.
+
+    :meth:`load` applies all or nothing: if ``serialize`` raises, the
+    arrays written and the attributes changed are put back (see
+    :mod:`chainer.serializers._rollback`). Calling ``obj.serialize``
+    with the deserializer directly loads without this.
     """
 
     def __init__(self, npz, path='', strict=True, ignore_names=None):
@@ -200,6 +211,17 @@ class NpzDeserializer(serializer.Deserializer):
         self.strict = strict
         self.ignore_names = [] if ignore_names is None else ignore_names
         self._source = _npz_name(npz)
+        self._loading = _common.Loading()
+
+    def load(self, obj):
+        """Loads an object by calling its ``serialize`` method once.
+
+        If it raises, the object is left as it was.
+
+        Args:
+            obj: An object with a ``serialize(serializer)`` method.
+        """
+        self._loading.run(self, obj)
 
     def __getitem__(self, key):
         child = copy.copy(self)
@@ -213,18 +235,30 @@ class NpzDeserializer(serializer.Deserializer):
         if _common.ignored(key, self.ignore_names):
             return value
         data = _read_entry(self.npz, key, self._source)
-        return _common.load_value(key, data, value, self._source)
+        return _common.load_value(
+            key, data, value, self._source, self._loading.journal)
 
 
 def _open_npz(file, source):
     try:
         npz = numpy.load(file, allow_pickle=False)
-    except (ValueError, EOFError, zipfile.BadZipFile, zlib.error) as e:
-        raise ValueError(
-            '{} is not a readable NPZ file: {}'.format(source, e)) from e
+    except ValueError as e:
+        if 'allow_pickle' not in str(e):
+            raise ValueError(
+                '{} is not a readable NPZ file: {}'.format(source, e)) from e
+        # Neither a ZIP archive nor an NPY file: NumPy would read it as a
+        # pickle, and Chainer's load fails there.
+        raise _common.damaged(
+            '{} is not a readable NPZ file: it is not a ZIP archive'
+            .format(source), pickle.UnpicklingError()) from e
+    except (EOFError, zipfile.BadZipFile, zlib.error) as e:
+        raise _common.damaged(
+            '{} is not a readable NPZ file: {}'.format(
+                source, _common.reason(e)), e) from e
     if not isinstance(npz, numpy.lib.npyio.NpzFile):
-        raise ValueError('{} is not an NPZ archive (it holds a single '
-                         'array)'.format(source))
+        raise _common.damaged(
+            '{} is not an NPZ archive (it holds a single array)'
+            .format(source), TypeError())
     return npz
 
 
@@ -232,8 +266,10 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
     """Loads an object from an NPZ file.
 
     The object's ``serialize`` is called once; values are copied in as it
-    asks for them. If a key is missing, an array has the wrong shape or
-    dtype or an entry is damaged, the error names the key and the file.
+    asks for them. If a key is missing, an array has another shape (even
+    one that broadcasts) or a dtype that does not cast, or an entry is
+    damaged, the error names the key and the file, and the object is left
+    exactly as it was: the load applies entirely or not at all.
 
     Args:
         file (str, os.PathLike or file object): The file to read.
@@ -247,12 +283,16 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
     Raises:
         KeyError: If a key is missing (with ``strict=True``).
         ValueError: If the file cannot be read or an array has the wrong
-            shape.
+            shape. For a damaged file the error is also of the type that
+            Chainer raises then (:class:`zipfile.BadZipFile`,
+            :class:`EOFError`, :class:`pickle.UnpicklingError`).
         TypeError: If a value cannot be converted to the type of the
             target.
 
     Example:
-        >>> chainer.serializers.load_npz('model.npz', model)
+        Loading them into a link of the same structure::
+
+            chainer.serializers.load_npz('model.npz', model)
     """
     source = _common.source_name(file)
     with _open_npz(file, source) as npz:

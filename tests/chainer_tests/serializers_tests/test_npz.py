@@ -4,6 +4,7 @@ fixtures/make_fixtures.py), errors and atomic writes."""
 import importlib.util
 import io
 import os
+import re
 import subprocess
 import textwrap
 import zipfile
@@ -272,16 +273,21 @@ def test_deserializer_on_a_dictionary():
     assert d('x', None) is not None
 
 
-def test_deserializer_broadcasts_as_copyto():
-    d = npz.NpzDeserializer({'x': numpy.arange(3.), 'c': numpy.asarray(2.)})
-    target = numpy.zeros((2, 3))
-    d('x', target)
-    numpy.testing.assert_array_equal(target, [[0, 1, 2], [0, 1, 2]])
-    target = numpy.zeros(4)
-    d('c', target)
-    numpy.testing.assert_array_equal(target, 2)
-    with pytest.raises(ValueError, match=r"'x'.*shape \(3,\).*\(2,\)"):
-        d('x', numpy.zeros(2))
+@pytest.mark.parametrize('saved, shape', [
+    ((3,), (2, 3)), ((1, 3), (2, 3)), ((), (4,)), ((3,), (2,)),
+])
+def test_deserializer_refuses_another_shape_even_if_it_broadcasts(
+        saved, shape):
+    # Chainer copies with broadcasting; a saved array of another shape is
+    # a mistake, refused with the ValueError Chainer raises when the shapes
+    # do not broadcast.
+    d = npz.NpzDeserializer({'x': numpy.ones(saved)})
+    target = numpy.zeros(shape)
+    pattern = r"'x'.*shape {}.*shape {}".format(
+        re.escape(str(saved)), re.escape(str(shape)))
+    with pytest.raises(ValueError, match=pattern):
+        d('x', target)
+    numpy.testing.assert_array_equal(target, 0)
 
 
 def test_trajectory_after_resume_matches_uninterrupted(tmp_path):
@@ -379,35 +385,39 @@ def rewrite(path, change):
 def test_mismatch_raises_naming_the_key(trained, change, error, pattern):
     path, target = trained
     rewrite(path, change)
+    before = snapshot(target.model, target.opt)
     with pytest.raises(error, match=pattern):
         serializers.load_npz(path, target)
+    assert_unchanged(target.model, target.opt, before)
 
 
 class _Counting:
-    """Counts the calls of its ``serialize``."""
+    """Reports the calls of its ``serialize`` to a callback."""
 
-    def __init__(self):
-        self.calls = 0
+    def __init__(self, calls):
+        self.on_call = calls.append
         self.x = numpy.zeros(2, numpy.float32)
 
     def serialize(self, serializer):
-        self.calls += 1
+        self.on_call(self)
         serializer('x', self.x)
         serializer('y', None)
 
 
-def test_load_is_one_pass_and_keeps_values_read_before_an_error(tmp_path):
-    # As in the original: serialize runs once, and a value loaded before a
-    # missing key stays loaded.
+def test_load_is_one_pass_and_undoes_values_read_before_an_error(tmp_path):
+    # serialize runs once, as in the original; unlike the original, the
+    # value loaded before the missing key is put back.
     numpy.savez(tmp_path / 'c.npz', x=numpy.ones(2, numpy.float32))
-    target = _Counting()
+    calls = []
+    target = _Counting(calls)
     with pytest.raises(KeyError, match="'y'"):
         serializers.load_npz(tmp_path / 'c.npz', target)
-    assert target.calls == 1
-    numpy.testing.assert_array_equal(target.x, [1., 1.])
-    target = _Counting()
+    assert calls == [target]
+    numpy.testing.assert_array_equal(target.x, [0., 0.])
+    calls.clear()
     serializers.load_npz(tmp_path / 'c.npz', target, strict=False)
-    assert target.calls == 1
+    assert calls == [target]
+    numpy.testing.assert_array_equal(target.x, [1., 1.])
 
 
 def test_optimizer_state_missing_in_the_file_raises(tmp_path):
@@ -440,8 +450,10 @@ def test_corrupt_entry(tmp_path):
     data[start + header_size + 1] ^= 0xFF
     path.write_bytes(bytes(data))
     target = models.Classifier()
+    before = snapshot(target, opt)
     with pytest.raises(ValueError, match="cannot read 'stats' from"):
         serializers.load_npz(path, target)
+    assert_unchanged(target, opt, before)
 
 
 def test_not_an_npz_archive(tmp_path):
