@@ -42,6 +42,7 @@ def no_backprop_mode():
     them to their inputs, so no memory is kept for backward.
 
     Example:
+        >>> x = chainer.Variable(numpy.ones(2, numpy.float32))
         >>> with chainer.no_backprop_mode():
         ...     y = x + 1
         >>> y.creator is None

@@ -120,6 +120,8 @@ def using_config(name, value, config=config):
         A context manager.
 
     Example:
+        >>> model = L.BatchNormalization(3)
+        >>> x = numpy.ones((2, 3), numpy.float32)
         >>> with chainer.using_config('train', False):
         ...     y = model(x)
     """

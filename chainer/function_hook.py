@@ -39,8 +39,11 @@ class FunctionHook:
         ...         self.count = 0
         ...     def forward_preprocess(self, function, in_data):
         ...         self.count += 1
+        >>> x = chainer.Variable(numpy.ones(3, numpy.float32))
         >>> with CountHook() as hook:
         ...     y = x * 2
+        >>> hook.count
+        1
     """
 
     name = 'FunctionHook'

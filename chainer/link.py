@@ -173,9 +173,10 @@ class Link(device_resident.DeviceResident):
     def init_scope(self):
         """Registers parameters (and child links) assigned in the block.
 
-        Example:
-            >>> with self.init_scope():
-            ...     self.W = chainer.Parameter(initializer, (3, 4))
+        In the ``__init__`` of a link::
+
+            with self.init_scope():
+                self.W = chainer.Parameter(initializer, (3, 4))
         """
         self._check_init_done()
         old = self._within_init_scope

@@ -45,6 +45,7 @@ class Reporter:
         observation (dict): The values reported in the current scope.
 
     Example:
+        >>> model = chainer.Link()
         >>> reporter = chainer.Reporter()
         >>> reporter.add_observer('main', model)
         >>> observation = {}

@@ -43,7 +43,9 @@ class Sequential(link_module.ChainList):
     Example:
         >>> model = chainer.Sequential(
         ...     L.Linear(None, 100), F.relu, L.Linear(100, 10))
-        >>> y = model(x)
+        >>> x = numpy.ones((2, 3), numpy.float32)
+        >>> model(x).shape
+        (2, 10)
     """
 
     def __init__(self, *layers):

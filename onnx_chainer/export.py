@@ -274,6 +274,8 @@ def export(model, args, filename=None, export_params=True,
     :class:`~onnx_chainer.functions.converter.FunctionConverterParams` and
     returns ONNX nodes:
 
+    >>> import onnx_chainer
+    >>> from onnx_chainer import onnx_helper
     >>> def custom_converter(params):
     ...     return onnx_helper.make_node(
     ...         'CustomizedRelu', params.input_names, params.output_names,

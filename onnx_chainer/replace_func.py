@@ -147,6 +147,7 @@ def fake_as_funcnode(alt_func, name, rename_attributes=None,
     returned. When ``alt_func`` returns variables, gradients flow through
     the node to the inputs.
 
+    >>> from onnx_chainer.replace_func import fake_as_funcnode
     >>> def func(x, a, b, c=1, d=2):
     ...     return x * a
     >>> func = fake_as_funcnode(
@@ -229,6 +230,7 @@ def fake_as_funcnode(alt_func, name, rename_attributes=None,
 def as_funcnode(name, rename_attributes=None):
     """Decorator form of :func:`fake_as_funcnode`.
 
+    >>> from onnx_chainer.replace_func import as_funcnode
     >>> @as_funcnode('CustomNode', rename_attributes=[(1, 'value')])
     ... def func(x, a, b, c=1, d=2):
     ...     return x * a

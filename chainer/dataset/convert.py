@@ -1,6 +1,7 @@
 """Converters: turn a list of examples into batched arrays on a device."""
 
 import collections
+import functools
 
 import numpy
 
@@ -54,6 +55,9 @@ class _ArbitraryCallableConverter(Converter):
                 'Can only wrap a callable. Actual: {}'.format(
                     type(base_callable)))
         self.base_callable = base_callable
+        # The wrapped function's name, docstring and signature stand for
+        # the converter's (help(), the API reference).
+        functools.update_wrapper(self, base_callable)
 
     def __call__(self, *args, **kwargs):
         if len(args) >= 2:
@@ -164,7 +168,7 @@ def concat_examples_func(batch, device=None, padding=None):
 
     Example:
         >>> batch = [(numpy.array([1, 2]), 0), (numpy.array([3]), 1)]
-        >>> x, t = concat_examples(batch, padding=-1)
+        >>> x, t = chainer.dataset.concat_examples(batch, padding=-1)
         >>> x
         array([[ 1,  2],
                [ 3, -1]])

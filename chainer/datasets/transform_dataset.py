@@ -11,6 +11,7 @@ class TransformDataset(dataset_mixin.DatasetMixin):
     returns the transformed one.
 
     Example:
+        >>> from chainer.datasets import TransformDataset
         >>> base = [1, 2, 3]
         >>> dataset = TransformDataset(base, lambda x: x * 10)
         >>> dataset[1]

@@ -52,9 +52,10 @@ class CupyMemoryProfileHook(function_hook.FunctionHook):
 
     .. admonition:: Example
 
-       >>> hook = CupyMemoryProfileHook()
-       >>> with hook:
-       ...     y = F.relu(x_gpu)  # doctest: +SKIP
+       >>> from chainer.function_hooks import CupyMemoryProfileHook
+       >>> hook = CupyMemoryProfileHook()  # doctest: +SKIP
+       >>> with hook:  # doctest: +SKIP
+       ...     y = F.relu(x_gpu)
        >>> hook.print_report()  # doctest: +SKIP
        FunctionName  UsedBytes  AcquiredBytes  Occurrence
                ReLU     3.00KB         3.00KB           1

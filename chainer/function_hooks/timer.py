@@ -16,6 +16,7 @@ class TimerHook(_timing.Timer, function_hook.FunctionHook):
     .. admonition:: Example
 
        >>> x = chainer.Variable(np.ones((2, 3), np.float32))
+       >>> from chainer.function_hooks import TimerHook
        >>> hook = TimerHook()
        >>> with hook:
        ...     y = F.sum(F.relu(x))

@@ -83,6 +83,7 @@ class SpectralNormalization(link_hook.LinkHook):
 
     .. admonition:: Example
 
+        >>> from chainer.link_hooks import SpectralNormalization
         >>> layer = L.Linear(3, 4)
         >>> layer = layer.add_hook(SpectralNormalization())
         >>> y = layer(np.ones((2, 3), np.float32))

@@ -15,6 +15,7 @@ class TimerHook(_timing.Timer, link_hook.LinkHook):
     .. admonition:: Example
 
        >>> model = L.Linear(3, 2)
+       >>> from chainer.link_hooks import TimerHook
        >>> hook = TimerHook()
        >>> with hook:
        ...     y = model(np.ones((1, 3), np.float32))

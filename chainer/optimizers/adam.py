@@ -260,6 +260,7 @@ class Adam(optimizer.GradientMethod):
         gamma (float): Convergence speed of the AdaBound bounds.
 
     Example:
+        >>> model = L.Linear(3, 2)
         >>> optimizer = chainer.optimizers.Adam(alpha=1e-3).setup(model)
     """
 

@@ -57,6 +57,7 @@ class SGD(optimizer.GradientMethod):
         lr (float): Learning rate.
 
     Example:
+        >>> model = L.Linear(3, 2)
         >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
     """
 

@@ -106,6 +106,7 @@ def make_extension(trigger=None, default_name=None, priority=None,
         The decorator.
 
     Example:
+        >>> from chainer.training import make_extension
         >>> @make_extension(trigger=(1, 'epoch'))
         ... def show_epoch(trainer):
         ...     print(trainer.updater.epoch)

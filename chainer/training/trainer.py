@@ -61,9 +61,11 @@ class Trainer:
         reporter (~chainer.Reporter): The reporter of the training loop.
 
     Example:
-        >>> trainer = training.Trainer(updater, (10, 'epoch'), out='result')
-        >>> trainer.extend(extensions.LogReport())
-        >>> trainer.run()
+        With an ``updater`` set up on an iterator and an optimizer::
+
+            trainer = training.Trainer(updater, (10, 'epoch'), out='result')
+            trainer.extend(extensions.LogReport())
+            trainer.run()
     """
 
     def __init__(self, updater, stop_trigger=None, out='result',

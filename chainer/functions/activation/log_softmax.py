@@ -105,8 +105,8 @@ def log_softmax(x, axis=1):
 
         >>> x = np.array([[0, 1, 2], [0, 2, 4]], np.float32)
         >>> F.log_softmax(x).array
-        array([[-2.4076061 , -1.4076061 , -0.40760612],
-               [-4.1429315 , -2.1429315 , -0.14293146]], dtype=float32)
+        array([[-2.40760..., -1.40760..., -0.40760...],
+               [-4.14293..., -2.14293..., -0.14293...]], dtype=float32)
 
     """
     y, = LogSoftmax(axis=axis).apply((x,))

@@ -537,7 +537,7 @@ def arctan2(x1, x2):
 
         >>> y = np.array([1., 1., -1.], np.float32)
         >>> x = np.array([1., -1., -1.], np.float32)
-        >>> F.arctan2(y, x).array / np.pi
+        >>> (F.arctan2(y, x).array / np.pi).round(6)
         array([ 0.25,  0.75, -0.75], dtype=float32)
 
     """

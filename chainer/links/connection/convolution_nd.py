@@ -137,10 +137,10 @@ class Convolution1D(ConvolutionND):
     """One-dimensional convolutional layer: :class:`ConvolutionND` with
     ``ndim=1``.
 
-    Args:
-        in_channels, out_channels, ksize, stride, pad, nobias, initialW,
-        initial_bias, cover_all, dilate, groups: As in
-            :class:`ConvolutionND`.
+    The arguments (``in_channels``, ``out_channels``, ``ksize``,
+    ``stride``, ``pad``, ``nobias``, ``initialW``, ``initial_bias``,
+    ``cover_all``, ``dilate``, ``groups``) are those of
+    :class:`ConvolutionND`.
     """
 
     def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0,
@@ -155,10 +155,10 @@ class Convolution3D(ConvolutionND):
     """Three-dimensional convolutional layer: :class:`ConvolutionND` with
     ``ndim=3``.
 
-    Args:
-        in_channels, out_channels, ksize, stride, pad, nobias, initialW,
-        initial_bias, cover_all, dilate, groups: As in
-            :class:`ConvolutionND`.
+    The arguments (``in_channels``, ``out_channels``, ``ksize``,
+    ``stride``, ``pad``, ``nobias``, ``initialW``, ``initial_bias``,
+    ``cover_all``, ``dilate``, ``groups``) are those of
+    :class:`ConvolutionND`.
     """
 
     def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0,

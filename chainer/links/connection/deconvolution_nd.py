@@ -66,10 +66,10 @@ class Deconvolution1D(DeconvolutionND):
     """One-dimensional deconvolution layer: :class:`DeconvolutionND` with
     ``ndim=1``.
 
-    Args:
-        in_channels, out_channels, ksize, stride, pad, nobias, outsize,
-        initialW, initial_bias, dilate, groups: As in
-            :class:`DeconvolutionND`.
+    The arguments (``in_channels``, ``out_channels``, ``ksize``,
+    ``stride``, ``pad``, ``nobias``, ``outsize``, ``initialW``,
+    ``initial_bias``, ``dilate``, ``groups``) are those of
+    :class:`DeconvolutionND`.
     """
 
     def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0,
@@ -84,10 +84,10 @@ class Deconvolution3D(DeconvolutionND):
     """Three-dimensional deconvolution layer: :class:`DeconvolutionND`
     with ``ndim=3``.
 
-    Args:
-        in_channels, out_channels, ksize, stride, pad, nobias, outsize,
-        initialW, initial_bias, dilate, groups: As in
-            :class:`DeconvolutionND`.
+    The arguments (``in_channels``, ``out_channels``, ``ksize``,
+    ``stride``, ``pad``, ``nobias``, ``outsize``, ``initialW``,
+    ``initial_bias``, ``dilate``, ``groups``) are those of
+    :class:`DeconvolutionND`.
     """
 
     def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0,

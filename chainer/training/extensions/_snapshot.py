@@ -140,8 +140,11 @@ n_retains=-1, autoload=False)
         The extension.
 
     Example:
-        >>> trainer.extend(extensions.snapshot(n_retains=2, autoload=True),
-        ...                trigger=(1, 'epoch'))
+        Keeping the two latest snapshots, and resuming from the latest one
+        when the training script starts again::
+
+            trainer.extend(extensions.snapshot(n_retains=2, autoload=True),
+                           trigger=(1, 'epoch'))
     """
     _pop_num_retain(kwargs)
     target, condition, writer, snapshot_on_error, n_retains, autoload = \
