@@ -5,10 +5,10 @@
 // softmax taken along C. The loops below follow the formulas of Chainer's
 // NumPy code, y = exp(x - max) / sum and log y = x - (max + log(sum)), so
 // that a row whose maximum is infinite or NaN gives NaN as it does there.
-// They serve float64, the float32 log-softmax (oneDNN's is less accurate
-// than float32 allows) and the cross entropy. The float32 softmax and the
-// float32 gradients go through oneDNN's softmax primitive; the rows where
-// its softmax treats infinities otherwise are done again by the loops.
+// They serve the forward computations (oneDNN's float32 log-softmax is less
+// accurate than float32 allows, and its softmax an ulp off NumPy 1's in a
+// third of the elements) and the cross entropy; the float32 gradients go
+// through oneDNN's softmax primitive.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -64,17 +64,6 @@ std::string key_of(const AxisView& v, bool log) {
     std::string key;
     append_key(key, std::vector<int64_t>{v.outer, v.classes, v.inner, log});
     return key;
-}
-
-void onednn_forward(const AxisView& v, bool log, const void* x, void* y) {
-    static PrimitiveCache<dnnl::softmax_forward::primitive_desc,
-                          dnnl::softmax_forward> cache;
-    auto [pd, softmax] = cache.get(key_of(v, log),
-                                   [&]() { return forward_desc(v, log); });
-    dnnl::memory x_mem(pd.src_desc(), cpu_engine(), const_cast<void*>(x));
-    dnnl::memory y_mem(pd.dst_desc(), cpu_engine(), y);
-    run(softmax, pd.scratchpad_desc(),
-        {{DNNL_ARG_SRC, x_mem}, {DNNL_ARG_DST, y_mem}});
 }
 
 void onednn_backward(const AxisView& v, bool log, const void* y,
@@ -197,10 +186,6 @@ inline T row_sum(const T* x, int64_t n) {
            ((acc[4] + acc[5]) + (acc[6] + acc[7])) + s;
 }
 
-CHAINERX_CPP_CLONES float sum_of(const float* x, int64_t n) {
-    return row_sum(x, n);
-}
-
 // y[i] = exp(x[i] - m); returns the sum of y, in eight partial sums.
 template <typename T>
 inline T exp_shifted_row(const T* __restrict x, T m, T* __restrict y,
@@ -230,6 +215,27 @@ inline float exp_row(const float* x, float m, float* y, int64_t n) {
     return exp_row_f(x, m, y, n);
 }
 inline double exp_row(const double* x, double m, double* y, int64_t n) {
+    return exp_row_d(x, m, y, n);
+}
+
+// exp_row with each float32 exponential computed in double and rounded
+// once: the correctly rounded exp of glibc's expf, which NumPy 1 (and so
+// the original Chainer) used, where oneDNN's and NumPy 2's own float32
+// exponentials are an ulp off in about a third of the cases. The softmax
+// outputs are the probabilities users print and compare.
+CHAINERX_CPP_CLONES float exp_row_rounded_f(const float* __restrict x,
+                                            float m, float* __restrict y,
+                                            int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+        y[i] = static_cast<float>(exp_approx(static_cast<double>(x[i] - m)));
+    }
+    return row_sum(y, n);
+}
+inline float exp_row_rounded(const float* x, float m, float* y, int64_t n) {
+    return exp_row_rounded_f(x, m, y, n);
+}
+inline double exp_row_rounded(const double* x, double m, double* y,
+                              int64_t n) {
     return exp_row_d(x, m, y, n);
 }
 
@@ -264,7 +270,8 @@ inline void finish(const double* x, double s, double* y, int64_t n,
 template <typename T>
 void row_forward(const T* x, T* y, int64_t classes, bool log) {
     const T m = max_of(x, classes);
-    const T s = exp_row(x, m, y, classes);
+    const T s = log ? exp_row(x, m, y, classes)
+                    : exp_row_rounded(x, m, y, classes);
     finish(x, log ? std::log(s) + m : s, y, classes, log);
 }
 
@@ -286,7 +293,11 @@ void slab_forward(const T* x, T* y, int64_t classes, int64_t inner, bool log,
         const T* xc = x + c * inner;
         T* yc = y + c * inner;
         for (int64_t j = 0; j < inner; ++j) yc[j] = xc[j] - m[j];
-        exp_row(yc, T(0), yc, inner);
+        if (log) {
+            exp_row(yc, T(0), yc, inner);
+        } else {
+            exp_row_rounded(yc, T(0), yc, inner);
+        }
         for (int64_t j = 0; j < inner; ++j) s[j] += yc[j];
     }
     if (log) {
@@ -349,41 +360,6 @@ void loop_forward(const AxisView& v, bool log, const T* x, T* y) {
     }
 }
 
-// oneDNN's softmax differs from Chainer's where a slice along the axis holds
-// an infinity or NaN: NaN comes out only where the maximum is infinite or
-// NaN in Chainer. Those slices, found by their non-finite sum, are done
-// again by the loops.
-void redo_nonfinite(const AxisView& v, const float* x, float* y) {
-    const int64_t slab = v.classes * v.inner;
-#pragma omp parallel if (v.outer * slab >= kParallelGrainRows)
-    {
-        std::vector<float> m(v.inner), s(v.inner);
-#pragma omp for
-        for (int64_t o = 0; o < v.outer; ++o) {
-            const float* xo = x + o * slab;
-            if (v.inner == 1) {
-                if (std::isfinite(sum_of(xo, v.classes))) continue;
-                row_forward(xo, y + o * slab, v.classes, false);
-                continue;
-            }
-            for (int64_t j = 0; j < v.inner; ++j) s[j] = 0;
-            for (int64_t c = 0; c < v.classes; ++c) {
-                for (int64_t j = 0; j < v.inner; ++j) {
-                    s[j] += xo[c * v.inner + j];
-                }
-            }
-            bool finite = true;
-            for (int64_t j = 0; j < v.inner; ++j) {
-                finite &= std::isfinite(s[j]);
-            }
-            if (!finite) {
-                slab_forward(xo, y + o * slab, v.classes, v.inner, false,
-                             m.data(), s.data());
-            }
-        }
-    }
-}
-
 // One row (inner == 1) of slab_backward.
 template <typename T>
 void row_backward(const T* y, const T* gy, T* gx, int64_t n, bool log) {
@@ -440,12 +416,7 @@ array forward(const array& x, int64_t axis, bool log) {
         throw std::invalid_argument("softmax takes float32 or float64");
     }
     py::gil_scoped_release release;
-    if (f32 && !log) {
-        SerialScope serial(x.size() < kParallelGrainRows);
-        onednn_forward(v, log, x.data(), y.mutable_data());
-        redo_nonfinite(v, static_cast<const float*>(x.data()),
-                       static_cast<float*>(y.mutable_data()));
-    } else if (f32) {
+    if (f32) {
         loop_forward(v, log, static_cast<const float*>(x.data()),
                      static_cast<float*>(y.mutable_data()));
     } else {
