@@ -1,11 +1,18 @@
 """The one door from the operations to the compiled CPU kernels.
 
-An operation asks :func:`get` for the kernels with the arrays it is about
-to compute on; it gets the ``chainerx_cpp`` extension module when
+An operation runs a kernel in one way, :func:`call`::
+
+    y = _kernels.call((x, W), _kernels.FLOAT32, lambda k: k.kernel(x, W))
+    if y is not None:
+        return y
+    ...  # the NumPy code
+
+``call`` runs the kernel with the ``chainerx_cpp`` extension module when
 ``chainer.config.use_chainerx_cpp`` allows it and every array is a NumPy
-array of a dtype the kernel takes, else ``None`` and runs its NumPy code.
-A kernel that meets a case it does not cover raises ``Unsupported``
-(``chainerx_cpp.Unsupported``), and the operation falls back the same way.
+array of a dtype the kernel takes (:func:`get` says whether), and returns
+``None`` otherwise, or when the kernel meets a case it does not cover and
+raises ``Unsupported`` (``chainerx_cpp.Unsupported``): the operation then
+runs its NumPy code, which stays the reference.
 
 ``use_chainerx_cpp`` (env ``CHAINER_USE_CHAINERX_CPP``) is ``'auto'`` (use
 the kernels when they are built), ``'always'`` (the same, but an error when

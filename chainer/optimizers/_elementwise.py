@@ -20,25 +20,31 @@ def set_hyperparams(hyperparam, **values):
             setattr(hyperparam, name, value)
 
 
-def inplace_kernels(grad, *arrays):
-    """The compiled kernels for an update of NumPy arrays in place, or
-    ``None`` to run the NumPy code.
+def update_in_place(update, grad, *arrays):
+    """Runs ``update(kernels)``, an update of NumPy arrays in place by the
+    compiled kernels, where they take it (see :func:`chainer._kernels.call`).
 
     Args:
+        update: Calls the kernel with the module it is given.
         grad (numpy.ndarray): The gradient, which is only read.
         arrays: The parameter and state arrays updated in place; ``None``
             entries (an absent state) are skipped. They must be
             C-contiguous and of the shape and dtype (float32 or float64) of
             ``grad``.
+
+    Returns:
+        bool: Whether the kernels made the update; if not, the caller runs
+        its NumPy code.
     """
-    kernels = _kernels.get((grad,) + arrays, _kernels.FLOATS)
-    if kernels is None:
-        return None
     for a in arrays:
         if a is not None and (
                 a.shape != grad.shape or not a.flags.c_contiguous):
-            return None
-    return kernels
+            return False
+
+    def run(kernels):
+        update(kernels)
+        return True
+    return _kernels.call((grad,) + arrays, _kernels.FLOATS, run) is not None
 
 
 class ElementwiseRule(optimizer.UpdateRule):

@@ -143,13 +143,13 @@ class AdamRule(optimizer.UpdateRule):
         state = self.state
         m, v = state['m'], state['v']
         vhat = state['vhat'] if hp.amsgrad else None
-        kernels = _elementwise.inplace_kernels(grad, param.array, m, v, vhat)
-        if kernels is not None:
-            kernels.adam_update(
-                param.array, numpy.asarray(grad, order='C'), m, v, vhat,
-                self.alpha_t, hp.beta1, hp.beta2, hp.eps, hp.eta,
-                1.0 - hp.eta * hp.weight_decay_rate,
-                self.bounds if hp.adabound else None)
+        if _elementwise.update_in_place(
+                lambda k: k.adam_update(
+                    param.array, numpy.asarray(grad, order='C'), m, v, vhat,
+                    self.alpha_t, hp.beta1, hp.beta2, hp.eps, hp.eta,
+                    1.0 - hp.eta * hp.weight_decay_rate,
+                    self.bounds if hp.adabound else None),
+                grad, param.array, m, v, vhat):
             return
         grad = grad.astype(dtype, copy=False)
 

@@ -36,10 +36,11 @@ class MomentumSGDRule(_elementwise.ElementwiseRule):
 
     def _update_cpu(self, p, grad, hp):
         v = self.state['v']
-        kernels = _elementwise.inplace_kernels(grad, p, v)
-        if kernels is not None:
-            kernels.momentum_sgd_update(
-                p, numpy.asarray(grad, order='C'), v, hp.lr, hp.momentum)
+        if _elementwise.update_in_place(
+                lambda k: k.momentum_sgd_update(
+                    p, numpy.asarray(grad, order='C'), v, hp.lr,
+                    hp.momentum),
+                grad, p, v):
             return
         v *= hp.momentum
         v -= numpy.multiply(grad, hp.lr)

@@ -33,10 +33,11 @@ class SGDRule(optimizer.UpdateRule):
         grad = param.grad
         if grad is None:
             return
-        kernels = _elementwise.inplace_kernels(grad, param.array)
-        if kernels is not None:
-            kernels.sgd_update(param.array, numpy.asarray(grad, order='C'),
-                               self.hyperparam.lr)
+        if _elementwise.update_in_place(
+                lambda k: k.sgd_update(
+                    param.array, numpy.asarray(grad, order='C'),
+                    self.hyperparam.lr),
+                grad, param.array):
             return
         step = numpy.multiply(grad, self.hyperparam.lr)
         param.array -= step

@@ -72,19 +72,23 @@ def test_float16_update(name):
     numpy.testing.assert_array_equal(expected, actual)
 
 
-def test_inplace_kernels_needs_contiguous_arrays():
+def test_update_in_place_needs_contiguous_arrays():
     grad = numpy.ones((3, 4), numpy.float32)
+    calls = []
+
+    def update(*arrays):
+        del calls[:]
+        return _elementwise.update_in_place(calls.append, grad, *arrays)
+
     with chainer.using_config('use_chainerx_cpp', 'always'):
-        assert _elementwise.inplace_kernels(grad, grad.copy()) is not None
-        assert _elementwise.inplace_kernels(grad, grad.copy(), None)
-        assert _elementwise.inplace_kernels(
-            grad, numpy.ones((4, 3), numpy.float32).T) is None
-        assert _elementwise.inplace_kernels(
-            grad, numpy.ones((3, 4, 1), numpy.float32)) is None
-        assert _elementwise.inplace_kernels(
-            grad, grad.astype(numpy.float64)) is None
+        assert update(grad.copy()) and calls
+        assert update(grad.copy(), None) and calls
+        assert not update(numpy.ones((4, 3), numpy.float32).T)
+        assert not update(numpy.ones((3, 4, 1), numpy.float32))
+        assert not update(grad.astype(numpy.float64))
+        assert not calls
     with chainer.using_config('use_chainerx_cpp', 'never'):
-        assert _elementwise.inplace_kernels(grad, grad.copy()) is None
+        assert not update(grad.copy()) and not calls
 
 
 def test_kernels_reject_bad_input():

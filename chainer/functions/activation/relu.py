@@ -26,9 +26,10 @@ class ReLU(function_node.FunctionNode):
     def forward_cpu(self, inputs):
         x, = inputs
         self.retain_outputs((0,))
-        kernels = _kernels.get((x,), _kernels.FLOATS)
-        if kernels is not None:
-            return _kernels.elementwise(kernels.relu_forward, x),
+        y = _kernels.call((x,), _kernels.FLOATS, lambda k: (
+            _kernels.elementwise(k.relu_forward, x)))
+        if y is not None:
+            return y,
         return utils.force_array(numpy.maximum(x, 0, dtype=x.dtype)),
 
     def forward_gpu(self, inputs):
@@ -61,9 +62,11 @@ class ReLUGrad2(function_node.FunctionNode):
 
     def forward_cpu(self, inputs):
         gy, = inputs
-        kernels = _kernels.get((self.b, gy), _kernels.FLOATS)
-        if kernels is not None and self.b.shape == gy.shape:
-            return _kernels.elementwise(kernels.relu_backward, self.b, gy),
+        if self.b.shape == gy.shape:
+            gx = _kernels.call((self.b, gy), _kernels.FLOATS, lambda k: (
+                _kernels.elementwise(k.relu_backward, self.b, gy)))
+            if gx is not None:
+                return gx,
         return utils.force_array(gy * (self.b > 0), gy.dtype),
 
     def forward_gpu(self, inputs):

@@ -25,9 +25,10 @@ class Sigmoid(function_node.FunctionNode):
     def forward_cpu(self, inputs):
         x, = inputs
         self.retain_outputs((0,))
-        kernels = _kernels.get((x,), _kernels.FLOATS)
-        if kernels is not None:
-            return _kernels.elementwise(kernels.sigmoid_forward, x),
+        y = _kernels.call((x,), _kernels.FLOATS, lambda k: (
+            _kernels.elementwise(k.sigmoid_forward, x)))
+        if y is not None:
+            return y,
         return _numerics.sigmoid(x),
 
     def forward_gpu(self, inputs):
@@ -69,9 +70,11 @@ class SigmoidGrad(function_node.FunctionNode):
     def forward_cpu(self, inputs):
         self.retain_inputs((0, 1))
         y, gy = inputs
-        kernels = _kernels.get((y, gy), _kernels.FLOATS)
-        if kernels is not None and y.shape == gy.shape:
-            return _kernels.elementwise(kernels.sigmoid_backward, y, gy),
+        if y.shape == gy.shape:
+            gx = _kernels.call((y, gy), _kernels.FLOATS, lambda k: (
+                _kernels.elementwise(k.sigmoid_backward, y, gy)))
+            if gx is not None:
+                return gx,
         gx = gy * y
         gx *= y.dtype.type(1) - y
         return utils.force_array(gx),

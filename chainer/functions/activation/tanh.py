@@ -29,9 +29,10 @@ class Tanh(function_node.FunctionNode):
     def forward_cpu(self, inputs):
         self.retain_outputs((0,))
         x, = inputs
-        kernels = _kernels.get((x,), _KERNEL_DTYPES)
-        if kernels is not None:
-            return _kernels.elementwise(kernels.tanh_forward, x),
+        y = _kernels.call((x,), _KERNEL_DTYPES, lambda k: (
+            _kernels.elementwise(k.tanh_forward, x)))
+        if y is not None:
+            return y,
         return utils.force_array(numpy.tanh(x)),
 
     def forward_gpu(self, inputs):
@@ -65,9 +66,11 @@ class TanhGrad(function_node.FunctionNode):
     def forward_cpu(self, inputs):
         self.retain_inputs((0, 1))
         y, gy = inputs
-        kernels = _kernels.get((y, gy), _kernels.FLOATS)
-        if kernels is not None and y.shape == gy.shape:
-            return _kernels.elementwise(kernels.tanh_backward, y, gy),
+        if y.shape == gy.shape:
+            gx = _kernels.call((y, gy), _kernels.FLOATS, lambda k: (
+                _kernels.elementwise(k.tanh_backward, y, gy)))
+            if gx is not None:
+                return gx,
         gx = y.dtype.type(1) - y * y
         gx *= gy
         return utils.force_array(gx),

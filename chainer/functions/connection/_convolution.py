@@ -105,16 +105,15 @@ def forward(x, W, b, stride, pad, outs, dilate, groups):
     Returns:
         The output of shape ``(n, c_O) + outs`` and the dtype of ``x``.
     """
-    kernels = _kernels.get((x, W, b))
-    if kernels is not None and x.ndim <= 5:
-        try:
-            return kernels.convolution_forward(
+    if x.ndim <= 5:
+        y = _kernels.call((x, W, b), _kernels.FLOAT32, lambda k: (
+            k.convolution_forward(
                 _kernels.plain(x), _contiguous(W), _contiguous(b),
                 x.shape[:1] + W.shape[:1] + tuple(outs),
                 *_onednn_geometry(x.shape[2:], W.shape[2:], stride, pad,
-                                  outs, dilate), groups)
-        except _kernels.Unsupported:
-            pass
+                                  outs, dilate), groups)))
+        if y is not None:
+            return y
     xp = backend.get_array_module(x)
     n = x.shape[0]
     out_c = W.shape[0]
@@ -139,18 +138,16 @@ def grad_weight(x, gy, ksize, stride, pad, dilate, groups, w_dtype):
         An array of shape ``(c_O, c_I / groups) + ksize`` and dtype
         ``w_dtype``.
     """
-    kernels = _kernels.get((x, gy))
-    if kernels is not None and x.ndim <= 5 and x.dtype == w_dtype:
-        try:
-            gW, _ = kernels.convolution_backward_weights(
+    if x.ndim <= 5 and x.dtype == w_dtype:
+        gW = _kernels.call((x, gy), _kernels.FLOAT32, lambda k: (
+            k.convolution_backward_weights(
                 _kernels.plain(x), _kernels.plain(gy),
                 gy.shape[1:2] + (x.shape[1] // groups,) + tuple(ksize),
                 False,
                 *_onednn_geometry(x.shape[2:], ksize, stride, pad,
-                                  gy.shape[2:], dilate), groups)
+                                  gy.shape[2:], dilate), groups)[0]))
+        if gW is not None:
             return gW
-        except _kernels.Unsupported:
-            pass
     xp = backend.get_array_module(x)
     out_c = gy.shape[1]
     batch_last = _use_batch_last(gy.shape[2:])
@@ -172,19 +169,17 @@ def transposed(x, W, b, stride, pad, outs, dilate, groups):
     Returns:
         The output of shape ``(n, c_O) + outs`` and the dtype of ``x``.
     """
-    kernels = _kernels.get((x, W, b))
-    if kernels is not None and x.ndim <= 5:
-        try:
-            y = kernels.convolution_backward_data(
+    if x.ndim <= 5:
+        y = _kernels.call((x, W, b), _kernels.FLOAT32, lambda k: (
+            k.convolution_backward_data(
                 _kernels.plain(x), _contiguous(W),
                 x.shape[:1] + (W.shape[1] * groups,) + tuple(outs),
                 *_onednn_geometry(outs, W.shape[2:], stride, pad,
-                                  x.shape[2:], dilate), groups)
+                                  x.shape[2:], dilate), groups)))
+        if y is not None:
             if b is not None:
                 y += b.reshape((1, -1) + (1,) * len(outs))
             return y
-        except _kernels.Unsupported:
-            pass
     xp = backend.get_array_module(x)
     n, in_c = x.shape[:2]
     ksize = W.shape[2:]

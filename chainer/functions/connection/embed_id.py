@@ -98,11 +98,15 @@ def _scatter_rows(gW, x, gy, ignore_label):
     # Adds the rows of gy to the rows of gW that the IDs x selected.
     ids = x.ravel()
     rows = gy.reshape(ids.size, gW.shape[1])
-    kernels = _kernels.get((rows, gW), _kernels.FLOATS)
-    if kernels is not None and gW.flags.c_contiguous:
+
+    def scatter(kernels):
         kernels.embed_id_backward(
             numpy.asarray(ids, order='C'), numpy.asarray(rows, order='C'),
             gW, ignore_label)
+        return gW
+
+    if gW.flags.c_contiguous and _kernels.call(
+            (rows, gW), _kernels.FLOATS, scatter) is not None:
         return
     if ignore_label is not None:
         kept = ids != ignore_label

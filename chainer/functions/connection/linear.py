@@ -16,12 +16,13 @@ def _cast(x, dtype):
 def _product(a, b, trans_a, trans_b, dtype, bias=None):
     # op(a) op(b) (+ bias) in dtype, op a transpose or not: the one matrix
     # product of the linear layer's forward and gradients.
-    kernels = _kernels.get((a, b, bias))
-    if kernels is not None and dtype == a.dtype:
-        return kernels.gemm(
+    if dtype == a.dtype:
+        y = _kernels.call((a, b, bias), _kernels.FLOAT32, lambda k: k.gemm(
             numpy.ascontiguousarray(a), numpy.ascontiguousarray(b),
             trans_a, trans_b,
-            None if bias is None else numpy.ascontiguousarray(bias))
+            None if bias is None else numpy.ascontiguousarray(bias)))
+        if y is not None:
+            return y
     y = (a.T if trans_a else a).dot(b.T if trans_b else b)
     y = y.astype(dtype, copy=False)
     if bias is not None:
@@ -119,11 +120,9 @@ class _WeightGradients(function_node.Addend):
     def add_to(self, total):
         gy = _stacked(self.gys)
         x = _stacked(self.xs)
-        kernels = _kernels.get((gy, x, total))
-        if kernels is None:
+        if _kernels.call((gy, x, total), _kernels.FLOAT32, lambda k: (
+                k.gemm(gy, x, True, False, add_to=total))) is None:
             total += gy.T.dot(x)
-        else:
-            kernels.gemm(gy, x, True, False, add_to=total)
 
 
 def _stacked(rows):

@@ -31,11 +31,13 @@ def _divisor_array(divisor, outs, dtype):
 
 def average_windows(x, ksize, stride, pad, outs, divisor):
     """Sum of each zero-padded window of ``x`` divided by ``divisor``."""
-    kernels = _kernels.get((x,), _kernels.FLOATS)
-    if kernels is not None and len(ksize) <= 3:
-        return kernels.average_pooling_forward(
-            _kernels.plain(x), _divisor_array(divisor, outs, x.dtype),
-            outs, ksize, stride, pad)
+    if len(ksize) <= 3:
+        y = _kernels.call((x,), _kernels.FLOATS, lambda k: (
+            k.average_pooling_forward(
+                _kernels.plain(x), _divisor_array(divisor, outs, x.dtype),
+                outs, ksize, stride, pad)))
+        if y is not None:
+            return y
     total = pooling_nd.window_sum(x, ksize, stride, pad, outs,
                                   _accumulation_dtype(x.dtype))
     y = total / divisor
@@ -47,12 +49,14 @@ def spread_windows(gy, ksize, stride, pad, x_shape, divisor,
     """Gradient of :func:`average_windows`: ``gy / divisor`` added to every
     element of its window, for an input of shape ``x_shape``; from the
     kernels, channels-last if ``channels_last`` (the input's layout)."""
-    kernels = _kernels.get((gy,), _kernels.FLOATS)
-    if kernels is not None and len(ksize) <= 3:
-        return kernels.average_pooling_backward(
-            _kernels.to_layout(gy, channels_last),
-            _divisor_array(divisor, gy.shape[2:], gy.dtype), x_shape,
-            ksize, stride, pad)
+    if len(ksize) <= 3:
+        gx = _kernels.call((gy,), _kernels.FLOATS, lambda k: (
+            k.average_pooling_backward(
+                _kernels.to_layout(gy, channels_last),
+                _divisor_array(divisor, gy.shape[2:], gy.dtype), x_shape,
+                ksize, stride, pad)))
+        if gx is not None:
+            return gx
     g = (gy / divisor).astype(gy.dtype, copy=False)
     return pooling_nd.spread(g, ksize, stride, pad, x_shape[2:])
 

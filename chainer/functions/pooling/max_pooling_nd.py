@@ -22,12 +22,13 @@ class MaxPoolingND(pooling_nd._PoolingND):
                                     self.pad, self.cover_all)
         self._in_shape = x.shape
         self._in_dtype = x.dtype
-        kernels = _kernels.get((x,), _kernels.FLOATS)
-        if kernels is not None and self.ndim <= 3:
-            y, self.indexes = kernels.max_pooling_forward(
-                _kernels.plain(x), outs, self.ksize, self.stride,
-                self.pad)
-            return y,
+        if self.ndim <= 3:
+            outputs = _kernels.call((x,), _kernels.FLOATS, lambda k: (
+                k.max_pooling_forward(_kernels.plain(x), outs, self.ksize,
+                                      self.stride, self.pad)))
+            if outputs is not None:
+                y, self.indexes = outputs
+                return y,
         patches = conv._patches(x, self.ksize, self.stride, self.pad, outs,
                                 (1,) * self.ndim, -numpy.inf)
         col = patches.reshape(
@@ -50,14 +51,14 @@ class MaxPoolingNDGrad(function_node.FunctionNode):
     def forward(self, inputs):
         gy, = inputs
         func = self.func
-        kernels = _kernels.get((gy,), _kernels.FLOATS)
-        if (kernels is not None and func.ndim <= 3
-                and func.indexes.dtype == numpy.int64):
+        if func.ndim <= 3 and func.indexes.dtype == numpy.int64:
             indexes = _kernels.plain(func.indexes)
-            gx = kernels.max_pooling_backward(
-                _kernels.in_layout_of(gy, indexes), indexes, func._in_shape,
-                func.ksize, func.stride, func.pad)
-            return gx,
+            gx = _kernels.call((gy,), _kernels.FLOATS, lambda k: (
+                k.max_pooling_backward(
+                    _kernels.in_layout_of(gy, indexes), indexes,
+                    func._in_shape, func.ksize, func.stride, func.pad)))
+            if gx is not None:
+                return gx,
         gx = pooling_nd.scatter(gy, func.indexes, func.ksize, func.stride,
                                 func.pad, func._in_shape[2:])
         return gx,

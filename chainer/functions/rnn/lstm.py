@@ -77,11 +77,12 @@ class LSTM(function_node.FunctionNode):
     def forward_cpu(self, inputs):
         self.retain_inputs((0, 1))
         c_prev, x = inputs
-        kernels = _kernels.get((c_prev, x), _kernels.FLOATS)
-        if kernels is not None:
+        outputs = _kernels.call((c_prev, x), _kernels.FLOATS, lambda k: (
+            k.lstm_forward(numpy.asarray(c_prev, order='C'),
+                           numpy.asarray(x, order='C'))))
+        if outputs is not None:
             self.retain_outputs((0,))
-            return kernels.lstm_forward(numpy.asarray(c_prev, order='C'),
-                                        numpy.asarray(x, order='C'))
+            return outputs
         batch = len(x)
         a, i, f, o = _activate_gates(x, 4, True)
         c_next = numpy.empty_like(c_prev)
@@ -128,11 +129,12 @@ class LSTMGrad(function.Function):
 
     def forward_cpu(self, inputs):
         c_prev, x, c_next, gc, gh = inputs
-        kernels = _kernels.get(inputs, _kernels.FLOATS)
-        if kernels is not None:
-            return kernels.lstm_backward(
-                *[None if a is None else numpy.asarray(a, order='C')
-                  for a in inputs])
+        grads = _kernels.call(inputs, _kernels.FLOATS, lambda k: (
+            k.lstm_backward(*[
+                None if a is None else numpy.asarray(a, order='C')
+                for a in inputs])))
+        if grads is not None:
+            return grads
         batch = len(x)
         a, i, f, o = _activate_gates(x, 4, True)
         co = numpy.tanh(c_next[:batch])
