@@ -1,7 +1,7 @@
 """Import-time layering of the ``chainer`` package.
 
-The layers are those of DESIGN.md ("Layers"), with the modules it does not
-name placed as docs/layers.rst explains; ``LAYERS`` below is the table. A
+The layers are those of docs/architecture.rst ("Layers"), with each module
+placed as docs/layers.rst explains; ``LAYERS`` below is the table. A
 module may import, at import time, modules of its own layer or below,
 never one above: a higher layer reaches a lower one at call time through
 ``chainer.<name>``, or installs itself into it.
@@ -230,7 +230,8 @@ def test_no_import_loads_a_higher_layer(imports):
 
 
 def test_the_check_sees_the_core():
-    # The table is what it checks: the core sits where DESIGN.md puts it.
+    # The table is what it checks: the core sits where the architecture
+    # document puts it.
     assert layer_of('chainer.configuration') < layer_of('chainer.backend') \
         < layer_of('chainer.initializers.normal') \
         < layer_of('chainer.variable') \
