@@ -198,6 +198,24 @@ class Loading:
             self.journal = None
 
 
+class LoadsOnce:
+    """The ``load`` of the deserializers: all or nothing.
+
+    A deserializer with this base keeps its :class:`Loading` in
+    ``_loading``.
+    """
+
+    def load(self, obj):
+        """Loads an object by calling its ``serialize`` method once.
+
+        If it raises, the object is left as it was.
+
+        Args:
+            obj: An object with a ``serialize(serializer)`` method.
+        """
+        self._loading.run(self, obj)
+
+
 def ignored(key, ignore_names):
     """Whether ``key`` matches one of ``ignore_names``.
 

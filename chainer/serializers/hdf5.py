@@ -125,7 +125,7 @@ def _read_dataset(group, key, source):
             path, source, _common.reason(e)), e) from e
 
 
-class HDF5Deserializer(serializer.Deserializer):
+class HDF5Deserializer(_common.LoadsOnce, serializer.Deserializer):
     """Deserializer that loads values from an HDF5 group.
 
     Args:
@@ -145,16 +145,6 @@ class HDF5Deserializer(serializer.Deserializer):
         self._source = _group_file_name(group)
         self._path = '' if group is None else group.name.rstrip('/')
         self._loading = _common.Loading()
-
-    def load(self, obj):
-        """Loads an object by calling its ``serialize`` method once.
-
-        If it raises, the object is left as it was.
-
-        Args:
-            obj: An object with a ``serialize(serializer)`` method.
-        """
-        self._loading.run(self, obj)
 
     def _child(self, group, path):
         child = HDF5Deserializer.__new__(HDF5Deserializer)

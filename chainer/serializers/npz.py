@@ -185,7 +185,7 @@ def _npz_name(npz):
     return name if name else 'the NPZ archive'
 
 
-class NpzDeserializer(serializer.Deserializer):
+class NpzDeserializer(_common.LoadsOnce, serializer.Deserializer):
     """Deserializer that loads values from an NPZ archive.
 
     Args:
@@ -212,16 +212,6 @@ class NpzDeserializer(serializer.Deserializer):
         self.ignore_names = [] if ignore_names is None else ignore_names
         self._source = _npz_name(npz)
         self._loading = _common.Loading()
-
-    def load(self, obj):
-        """Loads an object by calling its ``serialize`` method once.
-
-        If it raises, the object is left as it was.
-
-        Args:
-            obj: An object with a ``serialize(serializer)`` method.
-        """
-        self._loading.run(self, obj)
 
     def __getitem__(self, key):
         child = copy.copy(self)
