@@ -28,6 +28,8 @@ WHOLE_PACKAGE_TESTS = {
     'distributions_tests/test_vae_training.py',
     # Whole training runs, with snapshots, against Chainer 7.8.1's logs.
     'training_tests/test_training_run.py',
+    # ``import chainer`` loads the submodules Chainer 7.8.1 loads.
+    'test_init.py',
 }
 
 # Test files still to be split by module (remove an entry once it is).

@@ -38,8 +38,8 @@ class CaffeModel:
     ``blobs`` keeps the arrays of each layer, by layer name. With
     ``reduced=True``, the weights of convolutions have one input channel
     and a 1x1 kernel and those of inner products one input: the blobs are
-    small but still broadcast to the shapes of the real links, as loading
-    a model file allows.
+    small, for tests of the conversion; a model file made of them is
+    refused by the links, whose parameters have the real shapes.
     """
 
     def __init__(self, reduced=False, seed=0):
