@@ -7,8 +7,8 @@ own. Building the site (``sphinx-build``) is left to ``.ci/run``.
 """
 
 import importlib
+import importlib.util
 import os
-import sys
 import warnings
 
 import pytest
@@ -18,12 +18,11 @@ DOCS = os.path.join(os.path.dirname(os.path.dirname(__file__)), 'docs')
 
 @pytest.fixture(scope='module')
 def names():
-    sys.path.insert(0, DOCS)
-    try:
-        import _public_names
-    finally:
-        sys.path.remove(DOCS)
-    return _public_names
+    spec = importlib.util.spec_from_file_location(
+        '_public_names', os.path.join(DOCS, '_public_names.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope='module')
