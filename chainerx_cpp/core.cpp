@@ -661,7 +661,8 @@ public:
         if (n == 0 || n == 1) {
             Ref grad = n == 0 ? Ref::borrow(Py_None)
                               : Ref::borrow(PyList_GET_ITEM(grads, 0));
-            if (n == 1) {
+            if (n == 1 && (PyDict_GET_SIZE(pending_.get()) != 0 ||
+                           PyDict_GET_SIZE(sums_.get()) != 0)) {
                 Ref key(PyLong_FromVoidPtr(grad.get()));
                 if (!key) return nullptr;
                 int kept = PyDict_Contains(pending_.get(), key.get());
@@ -711,7 +712,6 @@ public:
 private:
     // _GradTable.release: `grad` (whose id is `key`) leaves the sums.
     bool release(PyObject* key, PyObject* grad) {
-        if (PyDict_GET_SIZE(sums_.get()) == 0) return true;
         PyObject* sum = PyDict_GetItemWithError(sums_.get(), key);
         if (sum == nullptr) return !PyErr_Occurred();
         return sum != grad || PyDict_DelItem(sums_.get(), key) == 0;
