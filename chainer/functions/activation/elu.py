@@ -2,6 +2,7 @@ import numpy
 
 from chainer.backends import cuda
 from chainer import function_node
+from chainer.functions import _numerics
 from chainer import utils
 from chainer.utils import type_check
 
@@ -29,13 +30,7 @@ class ELU(function_node.FunctionNode):
         # per element, without boolean indexing.
         y = numpy.empty_like(x)
         numpy.minimum(x, 0, out=y)
-        if y.dtype == numpy.float32:
-            # NumPy's vectorized float32 expm1 can be one unit in the last
-            # place off; through float64 it rounds to the nearest float32,
-            # the values Chainer's documented examples show.
-            y[...] = numpy.expm1(y, dtype=numpy.float64)
-        else:
-            numpy.expm1(y, out=y)
+        _numerics.rounded(numpy.expm1, y)
         y *= self.alpha
         y += numpy.maximum(x, 0)
         return y,

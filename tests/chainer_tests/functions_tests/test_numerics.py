@@ -271,3 +271,17 @@ def test_gpu_add_at():
     _numerics.add_at(a, index, values)
     _numerics.add_at(ag, cuda.to_gpu(index), cuda.to_gpu(values))
     numpy.testing.assert_array_equal(cuda.to_cpu(ag), a)
+
+
+@pytest.mark.parametrize('func', [numpy.exp, numpy.expm1])
+def test_rounded_float32_exponentials(func):
+    # float32: computed in float64 and rounded once, written in place.
+    a = numpy.random.RandomState(0).normal(0, 4, 1000).astype(numpy.float32)
+    expected = func(a.astype(numpy.float64)).astype(numpy.float32)
+    out = _numerics.rounded(func, a)
+    assert out is a
+    numpy.testing.assert_array_equal(a, expected)
+    # Other dtypes: the function itself, in place.
+    b = numpy.linspace(-3, 3, 7)
+    expected = func(b)
+    numpy.testing.assert_array_equal(_numerics.rounded(func, b), expected)
