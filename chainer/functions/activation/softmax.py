@@ -116,8 +116,10 @@ def softmax(x, axis=1):
 
         >>> x = np.array([[0, 1, 2], [0, 2, 4]], np.float32)
         >>> F.softmax(x, axis=1).array
-        array([[0.090030..., 0.244728..., 0.665240...],
-               [0.015876..., 0.117310..., 0.866813...]], dtype=float32)
+        array([[0.09003057, 0.24472848, 0.66524094],
+               [0.01587624, 0.11731043, 0.86681336]], dtype=float32)
+        >>> F.sum(F.softmax(x, axis=1), axis=1).array
+        array([1., 1.], dtype=float32)
 
     """
     y, = Softmax(axis=axis).apply((x,))
