@@ -215,7 +215,7 @@ array forward(const array& x, const array& w, py::object b,
             args[DNNL_ARG_BIAS] = dnnl::memory(
                 pd.bias_desc(), cpu_engine(), const_cast<void*>(bias.data()));
         }
-        run(conv, pd.scratchpad_desc(), args);
+        run(conv, pd.scratchpad_desc(), std::move(args));
         y_out.finish();
     }
     return y;
@@ -308,7 +308,7 @@ py::tuple backward_weights(const array& x, const array& gy,
             args[DNNL_ARG_DIFF_BIAS] = dnnl::memory(
                 pd.diff_bias_desc(), cpu_engine(), gb_array.mutable_data());
         }
-        run(conv, pd.scratchpad_desc(), args);
+        run(conv, pd.scratchpad_desc(), std::move(args));
         gw_out.finish();
     }
     return py::make_tuple(gw, gb);

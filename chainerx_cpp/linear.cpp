@@ -133,7 +133,7 @@ array gemm(const array& a, const array& b, bool trans_a, bool trans_b,
                     bias_desc, cpu_engine(),
                     const_cast<void*>(bias_array.data()));
             }
-            run(product, pd.scratchpad_desc(), args);
+            run(product, pd.scratchpad_desc(), std::move(args));
         }
     }
     return y;
