@@ -27,20 +27,22 @@ alternate over ``--passes`` passes and the best is kept. Prints ms/step
 resident memory above the size once the model is built.
 
 Usage: python benchmarks/cpu_training.py [--repeat N] [--number N]
-       [--passes N] [--only NAME ...]
+       [--passes N] [--only NAME ...] [--keep-freed-memory]
 Threads: both frameworks get 2 (OMP_NUM_THREADS and OPENBLAS_NUM_THREADS
 are set to 2 unless given), and their OpenMP threads spin briefly before
-they sleep (GOMP_SPINCOUNT=10000, chainerx_cpp's default, unless given).
-PyTorch's process keeps glibc's default malloc settings, which
-chainerx_cpp changes when it loads (CHAINERX_CPP_KEEP_FREED_MEMORY=0 there).
+they sleep (GOMP_SPINCOUNT=10000 unless given; the library itself leaves
+the variable alone). Every process keeps glibc's default malloc settings,
+as the library does; --keep-freed-memory adds a row for Chainer's kernels
+with chainerx_cpp.keep_freed_memory() applied
+(CHAINERX_CPP_KEEP_FREED_MEMORY=1).
 """
 
 import os
 
 for _var in ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS'):
     os.environ.setdefault(_var, '2')
-# Both frameworks' OpenMP threads spin only briefly when idle (chainerx_cpp's
-# default): long-spinning threads of one would slow the other down.
+# Both frameworks' OpenMP threads spin only briefly when idle: long-spinning
+# threads of one would slow the other down.
 os.environ.setdefault('GOMP_SPINCOUNT', '10000')
 
 import argparse  # NOQA: E402
@@ -260,11 +262,13 @@ WORKLOADS = {
     'lstm_lm_nstep': _lstm_lm_nstep,
 }
 MODES = ('never', 'auto')
+KEEP_FREED_MEMORY = '+keep'  # the mode with keep_freed_memory() applied
 
 
 def _in_mode(mode, step):
     def run():
-        with chainer.using_config('use_chainerx_cpp', mode):
+        with chainer.using_config('use_chainerx_cpp',
+                                  mode.replace(KEEP_FREED_MEMORY, '')):
             return step()
     return run
 
@@ -317,8 +321,9 @@ def _run(name, which, repeat, number):
     # mode (NumPy's BLAS threads spin for a while after each call) is left
     # running beside the one measured.
     env = dict(os.environ)
-    if which == 'torch':
-        env['CHAINERX_CPP_KEEP_FREED_MEMORY'] = '0'
+    env.pop('CHAINERX_CPP_KEEP_FREED_MEMORY', None)
+    if which.endswith(KEEP_FREED_MEMORY):
+        env['CHAINERX_CPP_KEEP_FREED_MEMORY'] = '1'
     out = subprocess.run(
         [sys.executable, __file__, '--measure', name, which,
          '--repeat', str(repeat), '--number', str(number)],
@@ -334,6 +339,9 @@ def main():
                         help='measurements of each, alternating; the best '
                         'is kept')
     parser.add_argument('--only', nargs='*', choices=sorted(WORKLOADS))
+    parser.add_argument('--keep-freed-memory', action='store_true',
+                        help='also measure the kernels with glibc keeping '
+                        'freed memory (chainerx_cpp.keep_freed_memory())')
     parser.add_argument('--measure', nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
@@ -344,6 +352,8 @@ def main():
     chainerx_cpp.print_runtime_info()
     torch = _import_torch()
     which_all = ['chainer ' + mode for mode in MODES]
+    if args.keep_freed_memory:
+        which_all.append('chainer auto' + KEEP_FREED_MEMORY)
     if torch is not None:
         which_all.append('torch')
         print('torch {}, {} threads'.format(
@@ -357,7 +367,7 @@ def main():
                     best[which] = result
         print('\n{}:'.format(name))
         for which, result in best.items():
-            line = '  {:14s} {:8.2f} ms/step  peak +{:7.1f} MB'.format(
+            line = '  {:18s} {:8.2f} ms/step  peak +{:7.1f} MB'.format(
                 which, result['ms'], result['peak_mb'])
             if 'torch' in best and which != 'torch':
                 line += '  x{:.2f} of torch'.format(

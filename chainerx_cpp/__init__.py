@@ -17,17 +17,15 @@ import sys
 
 _module = None
 _reason = None
-_malloc_setting = None
+_malloc_setting = 'glibc defaults'
 
 # glibc's malloc maps each block of 128 KiB or more fresh (raising the bar
 # only as such blocks are freed) and returns freed memory above 128 KiB at
 # its heap's top to the system; every page of fresh memory faults when
 # first touched. The arrays of a training step are allocated and freed
-# anew each step, so by default their pages fault every step: 60,000
-# faults a step for a ResNet stage, a quarter of its time. Kept in the
-# heap instead, they are reused. The user's own settings (MALLOC_*_ or
-# GLIBC_TUNABLES' glibc.malloc) win, and CHAINERX_CPP_KEEP_FREED_MEMORY=0
-# keeps glibc's defaults.
+# anew each step, so their pages may fault every step. keep_freed_memory()
+# serves such blocks from the heap and keeps them there instead. It changes
+# malloc for the whole process, so it runs only when the program asks.
 _MMAP_THRESHOLD = 32 << 20  # the most glibc takes on 64-bit systems
 _TRIM_THRESHOLD = 256 << 20
 
@@ -52,11 +50,6 @@ def _preload_onednn():
 
 def _load():
     global _module, _reason
-    # Idle OpenMP threads of the kernels spin only briefly before they
-    # sleep: long-spinning threads take the cores from NumPy's BLAS threads
-    # between kernels, while a short spin keeps back-to-back kernels from
-    # paying a wake-up each.
-    os.environ.setdefault('GOMP_SPINCOUNT', '10000')
     try:
         _preload_onednn()
         _module = importlib.import_module('chainerx_cpp._kernels')
@@ -67,24 +60,47 @@ def _load():
         _reason = 'the extension module did not load ({})'.format(e)
     except OSError as e:
         _reason = 'oneDNN did not load ({})'.format(e)
-    if _module is not None:
-        _keep_freed_memory()
+    if _module is not None \
+            and os.environ.get('CHAINERX_CPP_KEEP_FREED_MEMORY') == '1':
+        keep_freed_memory()
 
 
-def _keep_freed_memory():
+def keep_freed_memory():
+    """Makes glibc's malloc keep freed memory for the next arrays.
+
+    By default glibc maps each block of 128 KiB or more fresh and gives it
+    back to the system when it is freed, so the arrays that a training
+    step allocates anew fault on each of their pages every step. This
+    function sets ``M_MMAP_THRESHOLD`` to 32 MiB and ``M_TRIM_THRESHOLD``
+    to 256 MiB, so that such blocks come from the heap and stay there when
+    freed: fewer page faults, and a process that holds on to up to 256 MiB
+    of freed memory. The setting is process-wide and cannot be undone, so
+    the library never applies it by itself; a training script opts in by
+    calling this function, or by starting with
+    ``CHAINERX_CPP_KEEP_FREED_MEMORY=1`` in its environment. Malloc
+    settings already in the environment (``MALLOC_MMAP_THRESHOLD_``,
+    ``MALLOC_TRIM_THRESHOLD_``, ``GLIBC_TUNABLES``) are left as they are.
+
+    Returns:
+        bool: Whether glibc's settings are now the ones described (``False``
+        without the kernels, off glibc, or when the environment sets
+        malloc).
+    """
     global _malloc_setting
-    if os.environ.get('CHAINERX_CPP_KEEP_FREED_MEMORY') == '0':
-        _malloc_setting = 'glibc defaults (CHAINERX_CPP_KEEP_FREED_MEMORY=0)'
-    elif 'MALLOC_MMAP_THRESHOLD_' in os.environ \
+    if _module is None:
+        return False
+    if 'MALLOC_MMAP_THRESHOLD_' in os.environ \
             or 'MALLOC_TRIM_THRESHOLD_' in os.environ \
             or 'glibc.malloc.' in os.environ.get('GLIBC_TUNABLES', ''):
         _malloc_setting = 'as set by the environment'
-    elif _module.keep_freed_memory(_MMAP_THRESHOLD, _TRIM_THRESHOLD):
-        _malloc_setting = (
-            'blocks up to {} MiB from the heap, up to {} MiB freed kept'
-            .format(_MMAP_THRESHOLD >> 20, _TRIM_THRESHOLD >> 20))
-    else:
-        _malloc_setting = 'unchanged (not glibc)'
+        return False
+    if not _module.keep_freed_memory(_MMAP_THRESHOLD, _TRIM_THRESHOLD):
+        _malloc_setting = 'glibc defaults (not glibc: unchanged)'
+        return False
+    _malloc_setting = (
+        'blocks up to {} MiB from the heap, up to {} MiB freed kept'
+        .format(_MMAP_THRESHOLD >> 20, _TRIM_THRESHOLD >> 20))
+    return True
 
 
 _load()
