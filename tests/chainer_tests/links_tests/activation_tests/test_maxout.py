@@ -12,11 +12,15 @@ def _x(*shape, dtype=numpy.float32, seed=0):
 
 
 def test_forward_against_numpy():
-    link = maxout.Maxout(3, 2, 4, initial_bias=_x(2, 4, seed=1))
+    link = maxout.Maxout(3, 2, 4, initialW=_x(2, 4, 3, seed=2),
+                         initial_bias=_x(2, 4, seed=1))
     x = _x(5, 3)
     pieces = x.dot(link.linear.W.array.T) + link.linear.b.array
     expected = pieces.reshape(5, 2, 4).max(axis=2)
-    numpy.testing.assert_allclose(link(x).array, expected, rtol=1e-6)
+    # Sums of three float32 products: a few units in the last place of the
+    # largest term, absolute near zero.
+    numpy.testing.assert_allclose(link(x).array, expected, rtol=1e-5,
+                                  atol=1e-6)
     assert link.linear.W.shape == (8, 3)
     assert link.out_size == 2 and link.pool_size == 4
 
@@ -58,9 +62,15 @@ def test_initializer_objects_pass_through():
 
 
 def test_backward():
+    x = _x(4, 3, dtype=numpy.float64)
     with chainer.using_config('dtype', numpy.float64):
-        link = maxout.Maxout(3, 2, 3, initial_bias=_x(2, 3, seed=1))
+        link = maxout.Maxout(3, 2, 3, initialW=_x(2, 3, 3, seed=7),
+                             initial_bias=_x(2, 3, seed=1))
+    # Finite differences are valid only away from ties of the maximum.
+    pieces = numpy.sort(
+        (x.dot(link.linear.W.array.T) + link.linear.b.array)
+        .reshape(4, 2, 3), axis=2)
+    assert (pieces[..., -1] - pieces[..., -2]).min() > 0.1
     gradient_check.check_backward(
-        link, _x(4, 3, dtype=numpy.float64),
-        _x(4, 2, dtype=numpy.float64, seed=2),
+        link, x, _x(4, 2, dtype=numpy.float64, seed=2),
         params=(link.linear.W, link.linear.b))
