@@ -5,6 +5,9 @@ creates a communicator (:func:`create_communicator`) and wraps its
 optimizer (:func:`create_multi_node_optimizer`) so that the gradients are
 averaged over the processes. ``import chainermn`` works without mpi4py;
 the first call that needs MPI names the packages to install.
+
+In a job of several processes, an uncaught exception on any rank ends the
+whole job (see :mod:`chainermn.global_except_hook`).
 """
 
 import chainer
@@ -28,6 +31,8 @@ from chainermn.extensions import create_multi_node_evaluator  # NOQA
 from chainermn.links import MultiNodeChainList  # NOQA
 from chainermn.optimizers import create_multi_node_optimizer  # NOQA
 
+# Only if CHAINERMN_FORCE_ABORT_ON_EXCEPTION forces it, as in Chainer 7.8;
+# by default, create_communicator() installs the hook in a multi-process job.
 global_except_hook._add_hook_if_enabled()
 
 __version__ = chainer.__version__

@@ -3,6 +3,7 @@
 from chainer.utils import argument
 
 from chainermn import _mpi
+from chainermn import global_except_hook
 from chainermn.communicators.communicator_base import CommunicatorBase  # NOQA
 
 
@@ -59,6 +60,12 @@ def create_communicator(communicator_name='pure_nccl', mpi_comm=None,
     dummy          yes yes packs gradients, communicates nothing
     ============== === === ============================================
 
+    In a job of several processes, it also installs
+    :mod:`chainermn.global_except_hook`, so that an uncaught exception on
+    any rank ends the whole job instead of leaving the other ranks waiting
+    in a collective operation; ``CHAINERMN_FORCE_ABORT_ON_EXCEPTION=0``
+    or :func:`chainermn.global_except_hook.remove_hook` turns that off.
+
     ``pure_nccl`` exchanges gradients in ``allreduce_grad_dtype``: when it
     is ``None``, float32 if ``chainer.config.dtype`` is float32 and float16
     otherwise. The MPI communicators average in float32.
@@ -96,6 +103,8 @@ def create_communicator(communicator_name='pure_nccl', mpi_comm=None,
 
     if mpi_comm is None:
         mpi_comm = _mpi.get_mpi().COMM_WORLD
+    # Before the communicator's own collective operations, which can fail.
+    global_except_hook._add_hook_if_multi_process()
     comm = _COMMUNICATORS[communicator_name]()(mpi_comm=mpi_comm)
     if communicator_name == 'pure_nccl':
         comm.set_config('allreduce_grad_dtype', allreduce_grad_dtype)
