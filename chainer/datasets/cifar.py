@@ -53,14 +53,7 @@ def get_cifar100(withlabel=True, ndim=3, scale=1., dtype=None):
     and 10,000 for testing. It is loaded and cached as
     :func:`get_cifar10` does, as ``cifar-100.npz``.
 
-    Args:
-        withlabel (bool): If ``True``, the examples are ``(image, label)``
-            tuples (``int32`` labels); otherwise they are images.
-        ndim (int): 1 for images of shape ``(3072,)``, 3 for
-            ``(3, 32, 32)``.
-        scale (float): The value of a full-intensity pixel.
-        dtype: The dtype of the images; ``chainer.config.dtype`` by
-            default.
+    It takes the arguments of :func:`get_cifar10`.
 
     Returns:
         tuple: The training and the test datasets.

@@ -36,20 +36,11 @@ def get_kuzushiji_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
     files; the error raised when the files cannot be downloaded intact
     names it.
 
-    Args:
-        withlabel (bool): If ``True``, the examples are ``(image, label)``
-            tuples; otherwise they are images.
-        ndim (int): 1 for images of shape ``(784,)``, 2 for ``(28, 28)``, 3
-            for ``(1, 28, 28)``.
-        scale (float): The value of a white pixel.
-        dtype: The dtype of the images; ``chainer.config.dtype`` by
-            default.
-        label_dtype: The dtype of the labels.
-        rgb_format (bool): With ``ndim == 3``, repeat the grey channel to
-            make images of shape ``(3, 28, 28)``.
+    It takes the arguments of :func:`~chainer.datasets.get_mnist`.
 
     Returns:
-        tuple: The training and the test datasets.
+        tuple: The training and the test datasets, as
+        :func:`~chainer.datasets.get_mnist` makes them.
     """
     return _mnist_helper.get_mnist_like(
         'pfnet/chainer/kuzushiji_mnist', 'CHAINER_KUZUSHIJI_MNIST_BASE_URL',

@@ -3,7 +3,7 @@
 from chainer import backend
 from chainer import configuration
 from chainer.functions.math import matmul
-from chainer import link_hook
+from chainer.link_hooks import _weight_hook
 from chainer.links.connection import deconvolution_2d
 from chainer.links.connection import deconvolution_nd
 from chainer import utils
@@ -55,7 +55,7 @@ def calculate_max_singular_value(weight_matrix, u, v):
     return matmul.matmul(matmul.matmul(u, weight_matrix), v)
 
 
-class SpectralNormalization(link_hook.LinkHook):
+class SpectralNormalization(_weight_hook.WeightHook):
     """Divides the weight of a link by its largest singular value at each
     forward call.
 
@@ -110,17 +110,8 @@ class SpectralNormalization(link_hook.LinkHook):
         if name is not None:
             self.name = name
 
-    def __enter__(self):
-        raise NotImplementedError(
-            'This hook is not supposed to be used as context manager.')
-
-    def __exit__(self):
-        raise NotImplementedError
-
     def added(self, link):
-        if not hasattr(link, self.weight_name):
-            raise ValueError(
-                'Weight \'{}\' does not exist!'.format(self.weight_name))
+        super().added(link)
         if isinstance(link, (deconvolution_2d.Deconvolution2D,
                              deconvolution_nd.DeconvolutionND)):
             self.axis = 1
@@ -138,9 +129,6 @@ class SpectralNormalization(link_hook.LinkHook):
             self._prepare_parameters(link, cb_args.args[0])
         self.original_weight = getattr(link, self.weight_name)
         setattr(link, self.weight_name, self.normalize_weight(link))
-
-    def forward_postprocess(self, cb_args):
-        setattr(cb_args.link, self.weight_name, self.original_weight)
 
     def _prepare_parameters(self, link, input_variable=None):
         weight = getattr(link, self.weight_name)

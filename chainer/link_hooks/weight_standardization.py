@@ -2,10 +2,10 @@
 
 from chainer import backend
 from chainer.functions.normalization import group_normalization
-from chainer import link_hook
+from chainer.link_hooks import _weight_hook
 
 
-class WeightStandardization(link_hook.LinkHook):
+class WeightStandardization(_weight_hook.WeightHook):
     """Standardizes the weight of a link at each forward call.
 
     Each output channel of the weight (``W[o]``, all the other axes
@@ -35,17 +35,8 @@ class WeightStandardization(link_hook.LinkHook):
         if name is not None:
             self.name = name
 
-    def __enter__(self):
-        raise NotImplementedError(
-            'This hook is not supposed to be used as context manager.')
-
-    def __exit__(self):
-        raise NotImplementedError
-
     def added(self, link):
-        if not hasattr(link, self.weight_name):
-            raise ValueError(
-                'Weight \'{}\' does not exist!'.format(self.weight_name))
+        super().added(link)
         if getattr(link, self.weight_name).array is not None:
             self._initialized = True
 
@@ -65,6 +56,3 @@ class WeightStandardization(link_hook.LinkHook):
         setattr(link, self.weight_name, group_normalization
                 .group_normalization(weight, groups=1, gamma=gamma,
                                      beta=beta, eps=self.eps))
-
-    def forward_postprocess(self, cb_args):
-        setattr(cb_args.link, self.weight_name, self.original_weight)

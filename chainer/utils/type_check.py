@@ -218,6 +218,33 @@ def _make_bin_operator(exp, priority, func, right_associative=False):
     return operator_method
 
 
+# The binary operators of expressions by precedence (higher binds tighter),
+# each as its symbol and its function in the ``operator`` module.
+_BINARY_OPERATORS = {
+    7: {'**': operator.pow},
+    5: {'*': operator.mul, '/': operator.truediv, '//': operator.floordiv,
+        '%': operator.mod},
+    4: {'+': operator.add, '-': operator.sub},
+    3: {'<<': operator.lshift, '>>': operator.rshift},
+    2: {'&': operator.and_},
+    1: {'^': operator.xor},
+    0: {'|': operator.or_},
+}
+
+
+def _with_binary_operators(cls):
+    """Gives ``cls`` the methods of :data:`_BINARY_OPERATORS`: ``__add__``
+    and its reflected ``__radd__``, and so on (``**`` is right
+    associative)."""
+    for priority, operators in _BINARY_OPERATORS.items():
+        for exp, func in operators.items():
+            name = func.__name__.rstrip('_')
+            method = _make_bin_operator(exp, priority, func, exp == '**')
+            setattr(cls, f'__{name}__', method)
+            setattr(cls, f'__r{name}__', _flip(method))
+    return cls
+
+
 def _make_un_operator(exp, priority, func):
     def operator_method(x):
         return UnaryOperator(priority, x, exp, func)
@@ -230,6 +257,7 @@ def _make_bool_operator(exp, inv, func):
     return operator_method
 
 
+@_with_binary_operators
 class Expr:
     """Node of a lazily evaluated type-check expression.
 
@@ -283,35 +311,6 @@ class Expr:
     __le__ = _make_bool_operator('<=', '>', operator.le)
     __gt__ = _make_bool_operator('>', '<=', operator.gt)
     __ge__ = _make_bool_operator('>=', '<', operator.ge)
-
-    __pow__ = _make_bin_operator('**', 7, operator.pow, True)
-    __rpow__ = _flip(__pow__)
-
-    __mul__ = _make_bin_operator('*', 5, operator.mul)
-    __rmul__ = _flip(__mul__)
-    __truediv__ = _make_bin_operator('/', 5, operator.truediv)
-    __rtruediv__ = _flip(__truediv__)
-    __floordiv__ = _make_bin_operator('//', 5, operator.floordiv)
-    __rfloordiv__ = _flip(__floordiv__)
-    __mod__ = _make_bin_operator('%', 5, operator.mod)
-    __rmod__ = _flip(__mod__)
-
-    __add__ = _make_bin_operator('+', 4, operator.add)
-    __radd__ = _flip(__add__)
-    __sub__ = _make_bin_operator('-', 4, operator.sub)
-    __rsub__ = _flip(__sub__)
-
-    __lshift__ = _make_bin_operator('<<', 3, operator.lshift)
-    __rlshift__ = _flip(__lshift__)
-    __rshift__ = _make_bin_operator('>>', 3, operator.rshift)
-    __rrshift__ = _flip(__rshift__)
-
-    __and__ = _make_bin_operator('&', 2, operator.and_)
-    __rand__ = _flip(__and__)
-    __xor__ = _make_bin_operator('^', 1, operator.xor)
-    __rxor__ = _flip(__xor__)
-    __or__ = _make_bin_operator('|', 0, operator.or_)
-    __ror__ = _flip(__or__)
 
     __neg__ = _make_un_operator('-', 6, operator.neg)
     __pos__ = _make_un_operator('+', 6, operator.pos)

@@ -1,6 +1,7 @@
 import chainer
 from chainer.backends import cuda
 from chainer import function_node
+from chainer.functions.connection import _check
 from chainer.functions.connection import _convolution
 from chainer.utils import argument
 from chainer.utils import type_check
@@ -49,25 +50,9 @@ class Convolution2DFunction(function_node.FunctionNode):
                              'supplied.'.format(dilate))
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        x_type, w_type = in_types[:2]
-        type_check._argname((x_type, w_type), ('x', 'W'))
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
-            x_type.ndim == 4,
-            w_type.ndim == 4,
-        )
+        x_type, w_type = _check.x_and_w(in_types, 4, 4)
         _check_groups(x_type, w_type, self.groups)
-        if type_check.eval(n_in) == 3:
-            b_type = in_types[2]
-            type_check._argname((b_type,), ('b',))
-            type_check.expect(
-                b_type.dtype == x_type.dtype,
-                b_type.ndim == 1,
-            )
-            type_check.expect(b_type.shape[0] == w_type.shape[0])
+        _check.bias(in_types, w_type.shape[0], x_type)
 
     def _out_size(self, x_shape, w_shape):
         out_h, out_w = _convolution.out_sizes(

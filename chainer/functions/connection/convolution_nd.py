@@ -1,5 +1,6 @@
 import chainer
 from chainer import function_node
+from chainer.functions.connection import _check
 from chainer.functions.connection import _convolution
 from chainer.utils import conv_nd
 from chainer.utils import type_check
@@ -8,7 +9,7 @@ from chainer.utils import type_check
 class _ConvolutionNDBase(function_node.FunctionNode):
 
     # What N-dimensional convolution and deconvolution share: the geometry
-    # arguments, the checks of x, W and b, and the gradient of b.
+    # arguments, the inputs kept for backward and the gradient of b.
 
     def __init__(self, ndim, stride, pad, dilate, groups):
         self.ndim = ndim
@@ -21,32 +22,6 @@ class _ConvolutionNDBase(function_node.FunctionNode):
         # Keeps x and W for backward; returns x, W and b (or None).
         self.retain_inputs((0, 1))
         return inputs[0], inputs[1], inputs[2] if len(inputs) == 3 else None
-
-    def _check_x_and_w(self, in_types):
-        # Checks the number of inputs and the dtypes and ranks of x and W.
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        x_type, w_type = in_types[:2]
-        type_check._argname((x_type, w_type), ('x', 'W'))
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
-            x_type.ndim == self.ndim + 2,
-            w_type.ndim == self.ndim + 2,
-        )
-        return x_type, w_type
-
-    @staticmethod
-    def _check_b(in_types, size):
-        # Checks the optional bias, of ``size`` elements.
-        if type_check.eval(in_types.size()) == 3:
-            b_type = in_types[2]
-            type_check._argname((b_type,), ('b',))
-            type_check.expect(
-                b_type.dtype.kind == 'f',
-                b_type.ndim == 1,
-            )
-            type_check.expect(b_type.shape[0] == size)
 
     def _grad_b(self, gy):
         gb = chainer.functions.sum(gy, axis=(0,) + tuple(range(2, gy.ndim)))
@@ -71,12 +46,13 @@ class ConvolutionND(_ConvolutionNDBase):
         self.cover_all = cover_all
 
     def check_type_forward(self, in_types):
-        x_type, w_type = self._check_x_and_w(in_types)
+        x_type, w_type = _check.x_and_w(
+            in_types, self.ndim + 2, self.ndim + 2)
         type_check.expect(
             x_type.shape[1] == w_type.shape[1] * self.groups,
             w_type.shape[0] % self.groups == 0,
         )
-        self._check_b(in_types, w_type.shape[0])
+        _check.bias(in_types, w_type.shape[0])
 
     def forward(self, inputs):
         x, W, b = self._retain_inputs(inputs)

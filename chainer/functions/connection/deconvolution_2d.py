@@ -1,5 +1,6 @@
 import chainer
 from chainer import function_node
+from chainer.functions.connection import _check
 from chainer.functions.connection import _convolution
 from chainer.functions.connection import convolution_2d
 from chainer.utils import argument
@@ -31,16 +32,7 @@ class Deconvolution2DFunction(function_node.FunctionNode):
                              'supplied.'.format(dilate))
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        x_type, w_type = in_types[:2]
-        type_check._argname((x_type, w_type), ('x', 'W'))
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
-            x_type.ndim == 4,
-            w_type.ndim == 4,
-        )
+        x_type, w_type = _check.x_and_w(in_types, 4, 4)
         type_check.expect(
             x_type.shape[1] == w_type.shape[0],
             w_type.shape[0] % self.groups == 0,
@@ -55,15 +47,7 @@ class Deconvolution2DFunction(function_node.FunctionNode):
                 <= x_type.shape[axis],
                 x_type.shape[axis]
                 <= conv.get_conv_outsize(out, k, s, p, cover_all=True, d=d))
-        if type_check.eval(n_in) == 3:
-            b_type = in_types[2]
-            type_check._argname((b_type,), ('b',))
-            type_check.expect(
-                b_type.dtype == x_type.dtype,
-                b_type.ndim == 1,
-            )
-            type_check.expect(
-                b_type.shape[0] == w_type.shape[1] * self.groups)
+        _check.bias(in_types, w_type.shape[1] * self.groups, x_type)
 
     def _set_out_size(self, x_shape, w_shape):
         kh, kw = w_shape[2:]

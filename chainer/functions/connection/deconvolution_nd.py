@@ -1,3 +1,4 @@
+from chainer.functions.connection import _check
 from chainer.functions.connection import _convolution
 from chainer.functions.connection import convolution_nd
 from chainer.utils import conv
@@ -19,7 +20,8 @@ class DeconvolutionND(convolution_nd._ConvolutionNDBase):
         self.outs = outsize
 
     def check_type_forward(self, in_types):
-        x_type, w_type = self._check_x_and_w(in_types)
+        x_type, w_type = _check.x_and_w(
+            in_types, self.ndim + 2, self.ndim + 2)
         type_check.expect(
             x_type.shape[1] == w_type.shape[0],
             w_type.shape[0] % self.groups == 0,
@@ -34,7 +36,7 @@ class DeconvolutionND(convolution_nd._ConvolutionNDBase):
                     x_type.shape[i + 2]
                     <= conv.get_conv_outsize(out, k, s, p, cover_all=True,
                                              d=d))
-        self._check_b(in_types, w_type.shape[1] * self.groups)
+        _check.bias(in_types, w_type.shape[1] * self.groups)
 
     def forward(self, inputs):
         x, W, b = self._retain_inputs(inputs)

@@ -3,6 +3,7 @@ import numpy
 import chainer
 from chainer import _kernels
 from chainer import function_node
+from chainer.functions.connection import _check
 from chainer import utils
 from chainer.utils import type_check
 
@@ -35,25 +36,9 @@ class LinearFunction(function_node.FunctionNode):
     """Affine map of a batch of vectors, ``y = x W^T + b``."""
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        x_type, w_type = in_types[:2]
-        type_check._argname((x_type, w_type), ('x', 'W'))
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
-            x_type.ndim == 2,
-            w_type.ndim == 2,
-        )
+        x_type, w_type = _check.x_and_w(in_types, 2, 2)
         type_check.expect(x_type.shape[1] == w_type.shape[1])
-        if type_check.eval(n_in) == 3:
-            b_type = in_types[2]
-            type_check._argname((b_type,), ('b',))
-            type_check.expect(
-                b_type.dtype == x_type.dtype,
-                b_type.ndim == 1,
-            )
-            type_check.expect(b_type.shape[0] == w_type.shape[0])
+        _check.bias(in_types, w_type.shape[0], x_type)
 
     def forward(self, inputs):
         x, W = inputs[:2]

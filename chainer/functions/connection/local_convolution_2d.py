@@ -1,5 +1,6 @@
 import chainer
 from chainer import function_node
+from chainer.functions.connection import _check
 from chainer.functions.connection import convolution_2d
 from chainer.utils import conv
 from chainer.utils import type_check
@@ -62,16 +63,7 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
         self.sy, self.sx = convolution_2d._pair(stride)
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        x_type, w_type = in_types[:2]
-        type_check._argname((x_type, w_type), ('x', 'W'))
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
-            x_type.ndim == 4,
-            w_type.ndim == 6,
-        )
+        x_type, w_type = _check.x_and_w(in_types, 4, 6)
         type_check.expect(
             x_type.shape[1] == w_type.shape[3],
             (w_type.shape[1] - 1) * self.sy + w_type.shape[4]
@@ -79,7 +71,7 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
             (w_type.shape[2] - 1) * self.sx + w_type.shape[5]
             <= x_type.shape[3],
         )
-        if type_check.eval(n_in) == 3:
+        if type_check.eval(in_types.size()) == 3:
             b_type = in_types[2]
             type_check._argname((b_type,), ('b',))
             type_check.expect(

@@ -4,6 +4,32 @@ from chainer import function_node
 from chainer.utils import type_check
 
 
+def _check_scores_and_labels(in_types):
+    """Type-checks the inputs of a classification metric.
+
+    They are the class scores ``x``, of a float dtype, with the classes
+    along the second axis, and the integer labels ``t``, shaped as ``x``
+    without that axis (and possibly without trailing axes).
+
+    Returns:
+        tuple: The type of ``x`` and the number of axes of ``t``.
+    """
+    type_check._argname(in_types, ('x', 't'))
+    x_type, t_type = in_types
+    type_check.expect(
+        x_type.dtype.kind == 'f',
+        t_type.dtype.kind == 'i',
+        x_type.ndim >= 2,
+    )
+    t_ndim = type_check.eval(t_type.ndim)
+    type_check.expect(
+        x_type.ndim >= t_type.ndim,
+        x_type.shape[0] == t_type.shape[0],
+        x_type.shape[2: t_ndim + 1] == t_type.shape[1:],
+    )
+    return x_type, t_ndim
+
+
 class Accuracy(function_node.FunctionNode):
 
     """Classification accuracy; not differentiable."""
@@ -12,19 +38,7 @@ class Accuracy(function_node.FunctionNode):
         self.ignore_label = ignore_label
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 't'))
-        x_type, t_type = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            t_type.dtype.kind == 'i',
-            x_type.ndim >= 2,
-        )
-        t_ndim = type_check.eval(t_type.ndim)
-        type_check.expect(
-            x_type.ndim >= t_type.ndim,
-            x_type.shape[0] == t_type.shape[0],
-            x_type.shape[2: t_ndim + 1] == t_type.shape[1:],
-        )
+        x_type, t_ndim = _check_scores_and_labels(in_types)
         for i in range(t_ndim + 1, type_check.eval(x_type.ndim)):
             type_check.expect(x_type.shape[i] == 1)
 

@@ -2,7 +2,7 @@ import numpy
 
 from chainer import backend
 from chainer import function
-from chainer.utils import type_check
+from chainer.functions.evaluation import accuracy
 
 
 def _fbeta_score(precision, recall, beta):
@@ -22,19 +22,7 @@ class ClassificationSummary(function.Function):
         self.ignore_label = ignore_label
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 't'))
-        x_type, t_type = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            t_type.dtype.kind == 'i',
-            x_type.ndim >= 2,
-        )
-        t_ndim = type_check.eval(t_type.ndim)
-        type_check.expect(
-            x_type.ndim >= t_type.ndim,
-            x_type.shape[0] == t_type.shape[0],
-            x_type.shape[2: t_ndim + 1] == t_type.shape[1:],
-        )
+        accuracy._check_scores_and_labels(in_types)
 
     def forward(self, inputs):
         y, t = inputs

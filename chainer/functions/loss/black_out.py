@@ -3,6 +3,7 @@ from chainer.functions.array import concat
 from chainer.functions.array import get_item
 from chainer.functions.array import reshape
 from chainer.functions.loss import _labels
+from chainer.functions.loss import _reduce_option
 from chainer.functions.math import average
 from chainer.functions.math import exponential
 from chainer.functions.math import logarithm_1p
@@ -70,10 +71,7 @@ def black_out(x, t, W, samples, reduce='mean'):
         True
 
     """
-    if reduce not in ('mean', 'no'):
-        raise ValueError(
-            'only \'mean\' and \'no\' are valid for \'reduce\', but \'%s\' is '
-            'given' % reduce)
+    _reduce_option.check(reduce, ('mean', 'no'))
     t = variable.as_array(t)
     samples = variable.as_array(samples)
     batch_size, n_in = x.shape

@@ -4,6 +4,7 @@ from chainer import backend
 from chainer import function_node
 from chainer.functions.array import reshape
 from chainer.functions.loss import _labels
+from chainer.functions.loss import _reduce_option
 from chainer.functions.math import sum as sum_module
 from chainer import utils
 from chainer.utils import type_check
@@ -17,10 +18,7 @@ class Contrastive(function_node.FunctionNode):
         if margin <= 0:
             raise ValueError('margin should be positive value.')
         self.margin = margin
-        if reduce not in ('mean', 'no'):
-            raise ValueError(
-                'only \'mean\' and \'no\' are valid for \'reduce\', but '
-                '\'%s\' is given' % reduce)
+        _reduce_option.check(reduce, ('mean', 'no'))
         self.reduce = reduce
 
     def check_type_forward(self, in_types):

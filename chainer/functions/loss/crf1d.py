@@ -7,6 +7,7 @@ from chainer.functions.array import reshape
 from chainer.functions.array import select_item
 from chainer.functions.array import split_axis
 from chainer.functions.loss import _labels
+from chainer.functions.loss import _reduce_option
 from chainer.functions.math import logsumexp
 from chainer.functions.math import minmax
 from chainer.functions.math import sum as sum_module
@@ -104,10 +105,7 @@ def crf1d(cost, xs, ys, reduce='mean'):
         True
 
     """
-    if reduce not in ('mean', 'no'):
-        raise ValueError(
-            'only \'mean\' and \'no\' are valid for \'reduce\', but \'%s\' is '
-            'given' % reduce)
+    _reduce_option.check(reduce, ('mean', 'no'))
     _check_shapes(cost, xs)
     ys = [variable.as_array(y) for y in ys]
     if len(ys) != len(xs):

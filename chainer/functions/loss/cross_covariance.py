@@ -1,5 +1,6 @@
 from chainer import backend
 from chainer import function_node
+from chainer.functions.loss import _reduce_option
 from chainer.functions.math import matmul
 from chainer.functions.math import sum as sum_module
 from chainer import utils
@@ -17,10 +18,8 @@ class CrossCovariance(function_node.FunctionNode):
     """Cross-covariance loss of two batches of vectors."""
 
     def __init__(self, reduce='half_squared_sum'):
-        if reduce not in ('half_squared_sum', 'no'):
-            raise ValueError(
-                'Only \'half_squared_sum\' and \'no\' are valid '
-                'for \'reduce\', but \'%s\' is given' % reduce)
+        _reduce_option.check(
+            reduce, ('half_squared_sum', 'no'), capitalize=True)
         self.reduce = reduce
 
     def check_type_forward(self, in_types):

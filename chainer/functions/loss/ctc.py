@@ -6,6 +6,7 @@ from chainer import backend
 from chainer.functions import _numerics
 from chainer.functions.array import stack
 from chainer.functions.loss import _labels
+from chainer.functions.loss import _reduce_option
 from chainer import function
 from chainer import utils
 from chainer.utils import type_check
@@ -63,10 +64,7 @@ class ConnectionistTemporalClassification(function.Function):
         self.blank_symbol = blank_symbol
         # The log-domain zero; set by the first forward for its dtype.
         self.zero_padding = None
-        if reduce not in ('mean', 'no'):
-            raise ValueError(
-                'only \'mean\' and \'no\' are valid '
-                'for \'reduce\', but \'%s\' is given' % reduce)
+        _reduce_option.check(reduce, ('mean', 'no'))
         self.reduce = reduce
 
     def check_type_forward(self, in_types):

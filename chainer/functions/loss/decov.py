@@ -1,5 +1,6 @@
 from chainer import backend
 from chainer import function
+from chainer.functions.loss import _reduce_option
 from chainer import utils
 from chainer.utils import type_check
 
@@ -11,10 +12,7 @@ class DeCov(function.Function):
     def __init__(self, reduce='half_squared_sum'):
         self.h_centered = None
         self.covariance = None
-        if reduce not in ('half_squared_sum', 'no'):
-            raise ValueError(
-                'only \'half_squared_sum\' and \'no\' are valid '
-                'for \'reduce\', but \'%s\' is given' % reduce)
+        _reduce_option.check(reduce, ('half_squared_sum', 'no'))
         self.reduce = reduce
 
     def check_type_forward(self, in_types):

@@ -1,6 +1,7 @@
 from chainer import backend
 from chainer import function
 from chainer.functions.loss import _labels
+from chainer.functions.loss import _reduce_option
 from chainer import utils
 from chainer.utils import type_check
 
@@ -13,10 +14,7 @@ class Hinge(function.Function):
         if norm not in ('L1', 'L2'):
             raise NotImplementedError('norm should be either \'L1\' or \'L2\'')
         self.norm = norm
-        if reduce not in ('mean', 'no'):
-            raise ValueError(
-                'only \'mean\' and \'no\' are valid for \'reduce\', but '
-                '\'%s\' is given' % reduce)
+        _reduce_option.check(reduce, ('mean', 'no'))
         self.reduce = reduce
 
     def check_type_forward(self, in_types):

@@ -1,6 +1,7 @@
 from chainer import backend
 from chainer import function_node
 from chainer.functions.array import reshape
+from chainer.functions.loss import _reduce_option
 from chainer.functions.math import clip
 from chainer import utils
 from chainer.utils import type_check
@@ -12,10 +13,8 @@ class HuberLoss(function_node.FunctionNode):
 
     def __init__(self, delta, reduce='sum_along_second_axis'):
         self.delta = delta
-        if reduce not in ('sum_along_second_axis', 'no'):
-            raise ValueError(
-                'Only \'sum_along_second_axis\' and \'no\' are valid '
-                'for \'reduce\', but \'%s\' is given' % reduce)
+        _reduce_option.check(
+            reduce, ('sum_along_second_axis', 'no'), capitalize=True)
         self.reduce = reduce
 
     def check_type_forward(self, in_types):

@@ -2,8 +2,8 @@ import numpy
 
 from chainer import backend
 from chainer import function_node
+from chainer.functions.loss import absolute_error
 from chainer import utils
-from chainer.utils import type_check
 
 
 def _accumulation_dtype(dtype):
@@ -17,14 +17,8 @@ class MeanAbsoluteError(function_node.FunctionNode):
 
     """Mean of the absolute differences of two arrays."""
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x0', 'x1'))
-        x0_type, x1_type = in_types
-        type_check.expect(
-            x0_type.dtype.kind == 'f',
-            x0_type.dtype == x1_type.dtype,
-            x0_type.shape == x1_type.shape,
-        )
+    # The inputs of the element-wise error, whose mean it takes.
+    check_type_forward = absolute_error.AbsoluteError.check_type_forward
 
     def forward(self, inputs):
         x0, x1 = inputs

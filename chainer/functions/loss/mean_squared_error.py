@@ -1,22 +1,16 @@
 import numpy
 
 from chainer import function_node
+from chainer.functions.loss import squared_error
 from chainer import utils
-from chainer.utils import type_check
 
 
 class MeanSquaredError(function_node.FunctionNode):
 
     """Mean squared error (Euclidean loss) of two arrays."""
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x0', 'x1'))
-        x0_type, x1_type = in_types
-        type_check.expect(
-            x0_type.dtype.kind == 'f',
-            x0_type.dtype == x1_type.dtype,
-            x0_type.shape == x1_type.shape,
-        )
+    # The inputs of the element-wise error, whose mean it takes.
+    check_type_forward = squared_error.SquaredError.check_type_forward
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))

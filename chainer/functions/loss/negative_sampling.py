@@ -7,6 +7,7 @@ from chainer.functions.array import get_item
 from chainer.functions.array import reshape
 from chainer.functions.array import scatter_add
 from chainer.functions.loss import _labels
+from chainer.functions.loss import _reduce_option
 from chainer.functions.math import sum as sum_module
 from chainer import function_node
 from chainer.utils import argument
@@ -35,10 +36,7 @@ class NegativeSamplingFunction(function_node.FunctionNode):
     samples = None
 
     def __init__(self, sampler, sample_size, reduce='sum'):
-        if reduce not in ('sum', 'no'):
-            raise ValueError(
-                'only \'sum\' and \'no\' are valid for \'reduce\', but \'%s\' '
-                'is given' % reduce)
+        _reduce_option.check(reduce, ('sum', 'no'))
         self.sampler = sampler
         self.sample_size = sample_size
         self.reduce = reduce

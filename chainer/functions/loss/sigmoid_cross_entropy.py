@@ -4,6 +4,7 @@ from chainer import backend
 from chainer.functions import _numerics
 from chainer.functions.activation import sigmoid
 from chainer.functions.loss import _labels
+from chainer.functions.loss import _reduce_option
 from chainer.functions.math import sum as sum_module
 from chainer import function_node
 from chainer import utils
@@ -25,10 +26,7 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
 
     def __init__(self, normalize=True, reduce='mean'):
         self.normalize = normalize
-        if reduce not in ('mean', 'no'):
-            raise ValueError(
-                'only \'mean\' and \'no\' are valid for \'reduce\', but '
-                '\'%s\' is given' % reduce)
+        _reduce_option.check(reduce, ('mean', 'no'))
         self.reduce = reduce
         self.coeff = None
 

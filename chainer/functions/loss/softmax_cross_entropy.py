@@ -12,6 +12,7 @@ from chainer.functions.array import reshape
 from chainer.functions.array import rollaxis
 from chainer.functions.array import select_item
 from chainer.functions.loss import _labels
+from chainer.functions.loss import _reduce_option
 from chainer.functions.math import sum as sum_module
 from chainer import function_node
 from chainer.utils import type_check
@@ -27,13 +28,6 @@ def _check_class_weight_option(class_weight):
         if isinstance(class_weight, variable.Variable):
             raise ValueError('class_weight should be a numpy.ndarray or '
                              'cupy.ndarray, not a chainer.Variable')
-
-
-def _check_reduce_option(reduce):
-    if reduce not in ('mean', 'no'):
-        raise ValueError(
-            'only \'mean\' and \'no\' are valid for \'reduce\', but \'%s\' is '
-            'given' % reduce)
 
 
 def _check_soft_target_loss_option(soft_target_loss):
@@ -118,7 +112,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         _check_class_weight_option(class_weight)
         self.class_weight = class_weight
         self.ignore_label = ignore_label
-        _check_reduce_option(reduce)
+        _reduce_option.check(reduce, ('mean', 'no'))
         self.reduce = reduce
         _check_soft_target_loss_option(soft_target_loss)
         self.soft_target_loss = soft_target_loss
@@ -347,7 +341,7 @@ def _double_backward_softmax_cross_entropy(
     if isinstance(t, variable.Variable):
         t = t.array
     _check_class_weight_option(class_weight)
-    _check_reduce_option(reduce)
+    _reduce_option.check(reduce, ('mean', 'no'))
     _check_soft_target_loss_option(soft_target_loss)
 
     log_y = log_softmax.log_softmax(x)

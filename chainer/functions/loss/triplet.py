@@ -1,6 +1,7 @@
 from chainer import backend
 from chainer import function_node
 from chainer.functions.array import reshape
+from chainer.functions.loss import contrastive
 from chainer import utils
 from chainer.utils import type_check
 
@@ -9,15 +10,9 @@ class Triplet(function_node.FunctionNode):
 
     """Triplet loss of anchor, positive and negative examples."""
 
-    def __init__(self, margin, reduce='mean'):
-        if margin <= 0:
-            raise ValueError('margin should be positive value.')
-        self.margin = margin
-        if reduce not in ('mean', 'no'):
-            raise ValueError(
-                'only \'mean\' and \'no\' are valid for \'reduce\', but '
-                '\'%s\' is given' % reduce)
-        self.reduce = reduce
+    # Takes the arguments of the contrastive loss: a positive ``margin`` and
+    # ``reduce``, ``'mean'`` or ``'no'``.
+    __init__ = contrastive.Contrastive.__init__
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('anchor', 'positive', 'negative'))

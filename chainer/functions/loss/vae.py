@@ -1,16 +1,10 @@
 import math
 
 from chainer.functions.activation import softplus
+from chainer.functions.loss import _reduce_option
 from chainer.functions.math import average
 from chainer.functions.math import exponential
 from chainer.functions.math import sum as sum_module
-
-
-def _check_reduce(reduce):
-    if reduce not in ('sum', 'mean', 'no'):
-        raise ValueError(
-            'only \'sum\', \'mean\' and \'no\' are valid for \'reduce\', but '
-            '\'%s\' is given' % reduce)
 
 
 def _reduce(loss, reduce):
@@ -58,7 +52,7 @@ def gaussian_kl_divergence(mean, ln_var, reduce='sum'):
         array([0. , 0.5], dtype=float32)
 
     """
-    _check_reduce(reduce)
+    _reduce_option.check(reduce, ('sum', 'mean', 'no'))
     loss = (mean * mean + exponential.exp(ln_var) - ln_var - 1) * 0.5
     return _reduce(loss, reduce)
 
@@ -97,7 +91,7 @@ def bernoulli_nll(x, y, reduce='sum'):
         variable(1.3862944)
 
     """
-    _check_reduce(reduce)
+    _reduce_option.check(reduce, ('sum', 'mean', 'no'))
     loss = softplus.softplus(y) - x * y
     return _reduce(loss, reduce)
 
@@ -141,7 +135,7 @@ def gaussian_nll(x, mean, ln_var, reduce='sum'):
         array([0.9189385, 2.9189386], dtype=float32)
 
     """
-    _check_reduce(reduce)
+    _reduce_option.check(reduce, ('sum', 'mean', 'no'))
     diff = x - mean
     half_inv_var = exponential.exp(-ln_var) * 0.5
     loss = (ln_var + math.log(2 * math.pi)) * 0.5 + diff * diff * half_inv_var

@@ -1,8 +1,6 @@
 """Element-wise ceiling, outside the computational graph."""
 
-from chainer import backend
-from chainer import utils
-from chainer import variable
+from chainer.functions.math import _outside_graph
 
 
 def ceil(x):
@@ -17,7 +15,4 @@ def ceil(x):
     Returns:
         ~chainer.Variable: Output variable, of the dtype of ``x``.
     """
-    if isinstance(x, variable.Variable):
-        x = x.array
-    xp = backend.get_array_module(x)
-    return variable.as_variable(utils.force_array(xp.ceil(x), x.dtype))
+    return _outside_graph.apply('ceil', x)

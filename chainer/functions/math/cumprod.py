@@ -2,7 +2,6 @@ from chainer import backend
 from chainer.functions.array import reshape
 from chainer.functions.math import cumsum as cumsum_module
 from chainer import function_node
-from chainer.utils import type_check
 
 
 def _slices(ndim, axis, index):
@@ -114,33 +113,17 @@ class Cumprod(function_node.FunctionNode):
     With ``reverse=True`` the products run from the end of the axis.
     """
 
-    def __init__(self, axis=None, reverse=False):
-        cumsum_module._check_axis_arg(axis)
-        self.axis = axis
-        self.reverse = reverse
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
-        if self.axis is not None:
-            if self.axis >= 0:
-                type_check.expect(self.axis < x_type.ndim)
-            else:
-                type_check.expect(-self.axis - 1 < x_type.ndim)
+    # The arguments and the input of the cumulative sum.
+    __init__ = cumsum_module.Cumsum.__init__
+    check_type_forward = cumsum_module.Cumsum.check_type_forward
 
     def forward(self, inputs):
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         x, = inputs
         xp = backend.get_array_module(x)
-        axis = self.axis
-        if axis is None:
-            x = x.ravel()
-            axis = 0
-        if self.reverse:
-            return xp.flip(xp.cumprod(xp.flip(x, axis), axis=axis), axis),
-        return xp.cumprod(x, axis=axis),
+        return cumsum_module._cumulative(
+            xp.cumprod, xp, x, self.axis, self.reverse),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()

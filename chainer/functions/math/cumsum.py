@@ -9,6 +9,18 @@ def _check_axis_arg(axis):
         raise TypeError('axis must be int or None')
 
 
+def _cumulative(scan, xp, x, axis, reverse):
+    """Runs the cumulative ``scan`` (``xp.cumsum`` or ``xp.cumprod``) of the
+    array ``x`` along ``axis`` (over the flattened array if ``None``), from
+    the end of the axis if ``reverse``."""
+    if axis is None:
+        x = x.ravel()
+        axis = 0
+    if reverse:
+        return xp.flip(scan(xp.flip(x, axis), axis=axis), axis)
+    return scan(x, axis=axis)
+
+
 class Cumsum(function_node.FunctionNode):
 
     """Cumulative sum of array elements along an axis.
@@ -35,13 +47,7 @@ class Cumsum(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         xp = backend.get_array_module(x)
-        axis = self.axis
-        if axis is None:
-            x = x.ravel()
-            axis = 0
-        if self.reverse:
-            return xp.flip(xp.cumsum(xp.flip(x, axis), axis=axis), axis),
-        return xp.cumsum(x, axis=axis),
+        return _cumulative(xp.cumsum, xp, x, self.axis, self.reverse),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs

@@ -1,8 +1,6 @@
 """Element-wise rounding toward zero, outside the computational graph."""
 
-from chainer import backend
-from chainer import utils
-from chainer import variable
+from chainer.functions.math import _outside_graph
 
 
 def fix(x):
@@ -18,7 +16,4 @@ def fix(x):
     Returns:
         ~chainer.Variable: Output variable, of the dtype of ``x``.
     """
-    if isinstance(x, variable.Variable):
-        x = x.array
-    xp = backend.get_array_module(x)
-    return variable.as_variable(utils.force_array(xp.trunc(x), x.dtype))
+    return _outside_graph.apply('trunc', x)

@@ -2,9 +2,7 @@
 
 import numpy
 
-from chainer import backend
-from chainer import utils
-from chainer import variable
+from chainer.functions.math import _outside_graph
 
 
 def floor(x):
@@ -15,16 +13,12 @@ def floor(x):
 
     Args:
         x (:class:`~chainer.Variable` or :ref:`ndarray`): Input variable.
+            Integers are floored through float64 and cast back.
 
     Returns:
         ~chainer.Variable: Output variable, of the dtype of ``x``.
     """
-    if isinstance(x, variable.Variable):
-        x = x.array
-    xp = backend.get_array_module(x)
-    y = x
-    if x.dtype.kind in 'iu':
-        # The floor of an integer goes through float64, as in NumPy 1
-        # (NumPy 2 returns the integers unchanged).
-        y = x.astype(numpy.float64)
-    return variable.as_variable(utils.force_array(xp.floor(y), x.dtype))
+    # Integers go through float64, as in NumPy 1 (NumPy 2 returns them
+    # unchanged).
+    via = numpy.float64 if x.dtype.kind in 'iu' else None
+    return _outside_graph.apply('floor', x, via=via)

@@ -1,5 +1,7 @@
 """Element-wise maximum of two variables."""
 
+import operator
+
 import numpy
 
 from chainer import backend
@@ -10,39 +12,18 @@ from chainer import utils
 from chainer.utils import type_check
 
 
-def _check_pair(in_types):
-    type_check._argname(in_types, ('x1', 'x2'))
-    x1_type, x2_type = in_types
-    type_check.expect(
-        x1_type.dtype.kind == 'f',
-        x1_type.dtype == x2_type.dtype,
-    )
-    type_check.expect_broadcast_shapes(x1_type.shape, x2_type.shape)
-
-
-class Maximum(function_node.FunctionNode):
-
-    """Elementwise larger of two arrays."""
-
-    def check_type_forward(self, in_types):
-        _check_pair(in_types)
-
-    def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        x1, x2 = inputs
-        xp = backend.get_array_module(x1, x2)
-        return utils.force_array(xp.maximum(x1, x2)),
-
-    def backward(self, indexes, grad_outputs):
-        x1, x2 = self.get_retained_inputs()
-        return MaximumGrad(x1.array, x2.array).apply(grad_outputs)
-
-
 class _ChoiceGrad(function_node.FunctionNode):
 
-    # Routes the output gradient to the first input where ``self.cond``
-    # holds and to the second elsewhere, summed back to the input shapes.
-    # Subclasses set cond, x1_shape and x2_shape.
+    # Routes the output gradient to the first input where ``_x1_wins(x1,
+    # x2)`` holds and to the second elsewhere, summed back to the input
+    # shapes.
+
+    _x1_wins = None
+
+    def __init__(self, x1, x2):
+        self.cond = utils.force_array(self._x1_wins(x1, x2))
+        self.x1_shape = x1.shape
+        self.x2_shape = x2.shape
 
     def forward_cpu(self, inputs):
         gy, = inputs
@@ -78,15 +59,49 @@ class _ChoiceGrad(function_node.FunctionNode):
         return where_module.where(self.cond, ggx1, ggx2),
 
 
+class _Choice(function_node.FunctionNode):
+
+    # The elementwise choice ``xp.<_ufunc_name>(x1, x2)`` between two float
+    # arrays of one dtype that broadcast together; ``_grad`` is the
+    # _ChoiceGrad subclass that routes its gradient.
+
+    _ufunc_name = None
+    _grad = None
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x1', 'x2'))
+        x1_type, x2_type = in_types
+        type_check.expect(
+            x1_type.dtype.kind == 'f',
+            x1_type.dtype == x2_type.dtype,
+        )
+        type_check.expect_broadcast_shapes(x1_type.shape, x2_type.shape)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x1, x2 = inputs
+        xp = backend.get_array_module(x1, x2)
+        return utils.force_array(getattr(xp, self._ufunc_name)(x1, x2)),
+
+    def backward(self, indexes, grad_outputs):
+        x1, x2 = self.get_retained_inputs()
+        return self._grad(x1.array, x2.array).apply(grad_outputs)
+
+
 class MaximumGrad(_ChoiceGrad):
 
     """Gradient of :class:`Maximum`: ``gy`` goes to ``x1`` where
     ``x1 >= x2`` and to ``x2`` elsewhere."""
 
-    def __init__(self, x1, x2):
-        self.cond = utils.force_array(x1 >= x2)
-        self.x1_shape = x1.shape
-        self.x2_shape = x2.shape
+    _x1_wins = staticmethod(operator.ge)
+
+
+class Maximum(_Choice):
+
+    """Elementwise larger of two arrays."""
+
+    _ufunc_name = 'maximum'
+    _grad = MaximumGrad
 
 
 def maximum(x1, x2):

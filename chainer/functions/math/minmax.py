@@ -96,15 +96,8 @@ def max(x, axis=None, keepdims=False):
 def min(x, axis=None, keepdims=False):
     """Smallest element along some axes.
 
-    Where several elements share the minimum, each of them gets the whole
-    gradient.
-
-    Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): A float array.
-        axis (None, int, or tuple of int): The axes to take the minimum
-            over. ``None`` (default) takes it over all the elements.
-        keepdims (bool): If ``True``, the reduced axes stay in the output
-            as axes of length one.
+    It takes the arguments of :func:`~chainer.functions.max`. Where several
+    elements share the minimum, each of them gets the whole gradient.
 
     Returns:
         ~chainer.Variable: Output variable.

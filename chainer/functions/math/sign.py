@@ -1,8 +1,6 @@
 """Element-wise sign, outside the computational graph."""
 
-from chainer import backend
-from chainer import utils
-from chainer import variable
+from chainer.functions.math import _outside_graph
 
 
 def sign(x):
@@ -34,7 +32,4 @@ def sign(x):
         array([-1.,  0.,  1.], dtype=float32)
 
     """
-    if isinstance(x, variable.Variable):
-        x = x.array
-    xp = backend.get_array_module(x)
-    return variable.as_variable(utils.force_array(xp.sign(x)))
+    return _outside_graph.apply('sign', x, keep_dtype=False)

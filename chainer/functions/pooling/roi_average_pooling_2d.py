@@ -26,23 +26,11 @@ def roi_average_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
     into ``outsize`` bins, and each output element is the mean of its bin
     over one channel of the image ``roi_indices`` names; empty bins give 0.
 
-    Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): The feature maps,
-            ``(n, c, h, w)``.
-        rois (:class:`~chainer.Variable` or :ref:`ndarray`): RoIs of shape
-            ``(R, 4)``, rows ``(y_min, x_min, y_max, x_max)``, of the dtype
-            of ``x``.
-        roi_indices (:class:`~chainer.Variable` or :ref:`ndarray`): Image
-            index (int32) of each RoI, shape ``(R,)``.
-        outsize (int or pair of ints): Number of bins ``(outh, outw)``.
-        spatial_scale (float): Scale from RoI to ``x`` coordinates.
+    It takes the arguments of :func:`~chainer.functions.roi_max_pooling_2d`
+    and raises the same errors.
 
     Returns:
         ~chainer.Variable: Output of shape ``(R, c, outh, outw)``.
-
-    Raises:
-        TypeError: If ``outsize`` is not positive integers or
-            ``spatial_scale`` not a positive number.
 
     .. admonition:: Example
 

@@ -51,24 +51,9 @@ def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale,
     interpolated bilinearly, at a regular grid of points in its bin (or
     ``-inf`` if no point lies in the image).
 
-    Args:
-        x (:class:`~chainer.Variable` or :ref:`ndarray`): Input of shape
-            ``(n, c, h, w)``, float32.
-        rois (:class:`~chainer.Variable` or :ref:`ndarray`): RoIs of shape
-            ``(R, 4)``, rows ``(y_min, x_min, y_max, x_max)``, float32.
-        roi_indices (:class:`~chainer.Variable` or :ref:`ndarray`): Image
-            index (int32) of each RoI, shape ``(R,)``.
-        outsize (int or pair of ints): Number of bins ``(outh, outw)``.
-        spatial_scale (float): Scale from RoI to ``x`` coordinates.
-        sampling_ratio (None, int or pair of ints): Sampling points per bin
-            along ``(y, x)``; by default ``ceil`` of the bin size.
-
-    Returns:
-        ~chainer.Variable: Output of shape ``(R, c, outh, outw)``.
-
-    Raises:
-        TypeError: If ``outsize`` or ``sampling_ratio`` is not positive
-            integers, or ``spatial_scale`` not a positive number.
+    It takes the arguments of :func:`~chainer.functions.roi_average_align_2d`,
+    raises the same errors and returns a variable of the same shape,
+    ``(R, c, outh, outw)``.
 
     .. admonition:: Example
 

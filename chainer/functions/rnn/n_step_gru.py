@@ -63,17 +63,10 @@ use_bi_direction)
     Base function of stacked GRUs, uni- or bi-directional.
 
     :func:`~chainer.functions.n_step_gru` and
-    :func:`~chainer.functions.n_step_bigru` call it; see them for the
-    arguments.
+    :func:`~chainer.functions.n_step_bigru` call it; they document the
+    other arguments.
 
     Args:
-        n_layers (int): How many layers are stacked.
-        dropout_ratio (float): The dropout ratio.
-        hx (:class:`~chainer.Variable`): The initial hidden states.
-        ws (list of list of :class:`~chainer.Variable`): The weights.
-        bs (list of list of :class:`~chainer.Variable`): The biases.
-        xs (list of :class:`~chainer.Variable`): The inputs, one
-            array per time step.
         use_bi_direction (bool): Whether the GRU is bi-directional.
 
     Returns:
@@ -121,12 +114,9 @@ def n_step_gru(
         bs (list of list of :class:`~chainer.Variable`): ``bs[k]`` holds the
             six bias vectors :math:`b_0, \\dots, b_5` of layer ``k``, of
             shape ``(N,)``.
-        xs (list of :class:`~chainer.Variable`): The input sequence:
-            ``xs[t]`` holds the inputs at time ``t``, of shape
-            ``(B_t, I)``. Sequences of different lengths are sorted by
-            decreasing length and transposed (see
-            :func:`~chainer.functions.transpose_sequence`), so that
-            ``xs[t].shape[0] >= xs[t + 1].shape[0]``.
+        xs (list of :class:`~chainer.Variable`): The input sequence,
+            ``xs[t]`` of shape ``(B_t, I)``, laid out as for
+            :func:`~chainer.functions.n_step_rnn`.
 
     Returns:
         tuple: ``hy``, the final hidden states (shaped as ``hx``), and
@@ -162,30 +152,12 @@ def n_step_bigru(
     Multi-layer GRU, running both ways in time, over variable-length
     sequences.
 
-    Each layer runs two GRUs as in :func:`~chainer.functions.n_step_gru`,
-    one from the first time step to the last (forward) and one from the
-    last to the first (backward), and outputs at each step the
-    concatenation :math:`[h^f_t; h^b_t]` of their hidden states.
-
-    Args:
-        n_layers (int): How many layers are stacked, :math:`S`.
-        dropout_ratio (float): The dropout ratio of the inputs of the layers
-            but the first.
-        hx (:class:`~chainer.Variable`): The initial hidden states, of
-            shape ``(2S, B, N)``: ``hx[2 * k]`` for the forward and
-            ``hx[2 * k + 1]`` for the backward direction of layer ``k``.
-        ws (list of list of :class:`~chainer.Variable`): ``ws[2 * k + d]``
-            holds the six weight matrices of direction ``d`` (0: forward,
-            1: backward) of layer ``k``. ``ws[0][j]`` and ``ws[1][j]`` for
-            ``j < 3`` have shape ``(N, I)``; ``ws[i][j]`` for ``i >= 2`` and
-            ``j < 3`` have shape ``(N, 2N)``, as they multiply the
-            concatenated outputs of the layer below; all the others
-            ``(N, N)``.
-        bs (list of list of :class:`~chainer.Variable`): ``bs[2 * k + d]``
-            holds the six bias vectors, of shape ``(N,)``, of direction
-            ``d`` of layer ``k``.
-        xs (list of :class:`~chainer.Variable`): The input sequence, as in
-            :func:`~chainer.functions.n_step_gru`.
+    It takes the arguments of :func:`~chainer.functions.n_step_gru`, with
+    the states and parameters of both directions of each layer laid out as
+    for :func:`~chainer.functions.n_step_birnn`: ``hx`` has shape
+    ``(2S, B, N)``, and the weights ``ws[2 * k + d][j]`` with ``j < 3`` of
+    the layers ``k > 0`` have shape ``(N, 2N)``, as they multiply the
+    outputs of both directions of the layer below.
 
     Returns:
         tuple: ``hy``, the final hidden states (shaped as ``hx``), and

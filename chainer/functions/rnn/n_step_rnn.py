@@ -307,17 +307,10 @@ use_bi_direction)
     Base function of stacked RNNs, uni- or bi-directional.
 
     :func:`~chainer.functions.n_step_rnn` and
-    :func:`~chainer.functions.n_step_birnn` call it; see them for the
-    arguments.
+    :func:`~chainer.functions.n_step_birnn` call it; they document the
+    other arguments.
 
     Args:
-        n_layers (int): How many layers are stacked.
-        dropout_ratio (float): The dropout ratio.
-        hx (:class:`~chainer.Variable`): The initial hidden states.
-        ws (list of list of :class:`~chainer.Variable`): The weights.
-        bs (list of list of :class:`~chainer.Variable`): The biases.
-        xs (list of :class:`~chainer.Variable`): The inputs, one
-            array per time step.
         activation (str): ``'tanh'`` or ``'relu'``.
         use_bi_direction (bool): Whether the RNN is bi-directional.
 

@@ -3,6 +3,7 @@
 from chainer.functions.connection import deformable_convolution_2d_sampler
 from chainer import initializers
 from chainer import link
+from chainer.links.connection.convolution_2d import _bias_parameter
 from chainer.links.connection.convolution_2d import _pair
 from chainer.links.connection.convolution_2d import Convolution2D
 from chainer import variable
@@ -106,13 +107,7 @@ class DeformableConvolution2DSampler(link.Link):
         with self.init_scope():
             self.W = variable.Parameter(
                 initializers._get_initializer(initialW))
-            if nobias:
-                self.b = None
-            else:
-                if initial_bias is None:
-                    initial_bias = initializers.Constant(0)
-                self.b = variable.Parameter(
-                    initializers._get_initializer(initial_bias))
+            self.b = _bias_parameter(nobias, initial_bias, None)
         if in_channels is not None:
             self._initialize_params(in_channels)
 

@@ -5,6 +5,7 @@ import numpy
 from chainer.functions.connection import depthwise_convolution_2d
 from chainer import initializers
 from chainer import link
+from chainer.links.connection.convolution_2d import _bias_parameter
 from chainer.links.connection.convolution_2d import _pair
 from chainer import variable
 
@@ -48,13 +49,7 @@ class DepthwiseConvolution2D(link.Link):
         with self.init_scope():
             self.W = variable.Parameter(
                 initializers._get_initializer(initialW))
-            if nobias:
-                self.b = None
-            else:
-                if initial_bias is None:
-                    initial_bias = initializers.Constant(0)
-                self.b = variable.Parameter(
-                    initializers._get_initializer(initial_bias))
+            self.b = _bias_parameter(nobias, initial_bias, None)
         if in_channels is not None:
             self._initialize_params(in_channels)
 

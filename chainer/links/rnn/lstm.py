@@ -90,26 +90,9 @@ class StatelessLSTM(LSTMBase):
 
     """LSTM link to which the caller passes the state at every step.
 
-    Like :class:`LSTM`, it holds the upward and lateral connections as child
-    links, but the cell state and the previous output are given to each call
-    and the new ones are returned.
-
-    Args:
-        in_size (int or None): Width of each input row. If ``None`` (or
-            when only one size is given), the upward weights are initialized
-            at the first call.
-        out_size (int): Width of the output and of the cell state.
-        lateral_init: Initializer of the lateral weights.
-        upward_init: Initializer of the upward weights.
-        bias_init: Initializer (or scalar) of the biases of the cell input,
-            input gate and output gate; zero if ``None``.
-        forget_bias_init: Initializer (or scalar) of the forget gate biases;
-            one if ``None``.
-
-    Attributes:
-        upward (~chainer.links.Linear): Maps the input to the gates.
-        lateral (~chainer.links.Linear): Maps the previous output to the
-            gates.
+    It takes the arguments of :class:`LSTM` and holds the same ``upward``
+    and ``lateral`` child links, but the cell state and the previous output
+    are given to each call and the new ones are returned.
 
     Example:
         >>> l = L.StatelessLSTM(10, 20)

@@ -13,14 +13,8 @@ class NStepGRUBase(n_step_rnn.NStepRNNBase):
     ``b0, ..., b5``: ``w0..w2`` act on the layer input and ``w3..w5`` on
     the hidden state (see :func:`~chainer.functions.n_step_gru`).
 
-    Args:
-        n_layers (int): Number of layers.
-        in_size (int): Width of each input row.
-        out_size (int): Width of the hidden states, which are also the
-            outputs.
-        dropout (float): Dropout ratio between layers.
-        initialW: Initializer of the weights.
-        initial_bias: Initializer of the biases.
+    The arguments are those of
+    :class:`~chainer.links.rnn.n_step_rnn.NStepRNNBase`.
     """
 
     n_weights = 6
@@ -43,10 +37,6 @@ class NStepGRU(NStepGRUBase):
     def rnn(self, *args):
         return rnn.n_step_gru(*args)
 
-    @property
-    def n_cells(self):
-        return 1
-
 
 class NStepBiGRU(NStepGRUBase):
 
@@ -64,7 +54,3 @@ class NStepBiGRU(NStepGRUBase):
 
     def rnn(self, *args):
         return rnn.n_step_bigru(*args)
-
-    @property
-    def n_cells(self):
-        return 1

@@ -13,17 +13,12 @@ class NStepLSTMBase(n_step_rnn.NStepRNNBase):
     ``b0, ..., b7``: ``w0..w3`` act on the layer input and ``w4..w7`` on
     the hidden state (see :func:`~chainer.functions.n_step_lstm`).
 
-    Args:
-        n_layers (int): Number of layers.
-        in_size (int): Width of each input row.
-        out_size (int): Width of the hidden states, which are also the
-            outputs.
-        dropout (float): Dropout ratio between layers.
-        initialW: Initializer of the weights.
-        initial_bias: Initializer of the biases.
+    The arguments are those of
+    :class:`~chainer.links.rnn.n_step_rnn.NStepRNNBase`.
     """
 
     n_weights = 8
+    n_cells = 2
 
     def forward(self, hx, cx, xs, **kwargs):
         """forward(self, hx, cx, xs)
@@ -72,10 +67,6 @@ class NStepLSTM(NStepLSTMBase):
     def rnn(self, *args):
         return rnn.n_step_lstm(*args)
 
-    @property
-    def n_cells(self):
-        return 2
-
 
 class NStepBiLSTM(NStepLSTMBase):
 
@@ -93,7 +84,3 @@ class NStepBiLSTM(NStepLSTMBase):
 
     def rnn(self, *args):
         return rnn.n_step_bilstm(*args)
-
-    @property
-    def n_cells(self):
-        return 2

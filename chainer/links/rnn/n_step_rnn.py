@@ -55,8 +55,8 @@ class NStepRNNBase(link.ChainList):
     half on the hidden state. :attr:`ws` and :attr:`bs` list them as the
     ``n_step_*`` functions expect.
 
-    Subclasses set :attr:`n_weights`, :attr:`use_bi_direction` and
-    :meth:`rnn`.
+    Subclasses set :attr:`n_weights`, :attr:`use_bi_direction`,
+    :attr:`n_cells` if not 1, and :meth:`rnn`.
 
     Args:
         n_layers (int): Number of layers.
@@ -72,6 +72,9 @@ class NStepRNNBase(link.ChainList):
 
     n_weights = None
     use_bi_direction = None
+    #: Number of state arrays the RNN carries: the hidden states, and the
+    #: cell states for the LSTMs (which set it to 2).
+    n_cells = 1
 
     def __init__(self, n_layers, in_size, out_size, dropout,
                  *, initialW=None, initial_bias=None, **kwargs):
@@ -128,11 +131,6 @@ class NStepRNNBase(link.ChainList):
 
     def rnn(self, *args):
         """Calls the stacked RNN function (given by a subclass)."""
-        raise NotImplementedError
-
-    @property
-    def n_cells(self):
-        """Number of state arrays of the RNN (given by a subclass)."""
         raise NotImplementedError
 
     def forward(self, hx, xs, **kwargs):
@@ -215,10 +213,6 @@ class NStepRNNTanh(NStepRNNBase):
     def rnn(self, *args):
         return rnn.n_step_rnn(*args, activation='tanh')
 
-    @property
-    def n_cells(self):
-        return 1
-
 
 class NStepRNNReLU(NStepRNNBase):
 
@@ -236,10 +230,6 @@ class NStepRNNReLU(NStepRNNBase):
 
     def rnn(self, *args):
         return rnn.n_step_rnn(*args, activation='relu')
-
-    @property
-    def n_cells(self):
-        return 1
 
 
 class NStepBiRNNTanh(NStepRNNBase):
@@ -260,10 +250,6 @@ class NStepBiRNNTanh(NStepRNNBase):
     def rnn(self, *args):
         return rnn.n_step_birnn(*args, activation='tanh')
 
-    @property
-    def n_cells(self):
-        return 1
-
 
 class NStepBiRNNReLU(NStepRNNBase):
 
@@ -281,7 +267,3 @@ class NStepBiRNNReLU(NStepRNNBase):
 
     def rnn(self, *args):
         return rnn.n_step_birnn(*args, activation='relu')
-
-    @property
-    def n_cells(self):
-        return 1

@@ -52,14 +52,7 @@ class StatefulZoneoutLSTM(_stateful.StateMixin, link.Chain):
             self.upward = linear.Linear(in_size, 4 * out_size)
             self.lateral = linear.Linear(out_size, 4 * out_size, nobias=True)
 
-    def set_state(self, c, h):
-        """Sets the cell state and the previous output.
-
-        Args:
-            c (~chainer.Variable): New cell states.
-            h (~chainer.Variable): New outputs of the previous step.
-        """
-        self._set_states(c, h)
+    set_state = lstm.LSTM.set_state
 
     def forward(self, x):
         """Updates the state with one step of inputs.

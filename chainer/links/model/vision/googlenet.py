@@ -200,15 +200,10 @@ class GoogLeNet(_pretrained.PretrainedModel):
 def prepare(image, size=(224, 224)):
     """Converts an image to the input array of GoogLeNet.
 
-    It resizes the image (with Pillow), converts RGB to BGR, subtracts the
-    mean of the ImageNet images of each channel and puts the channels
-    first.
-
-    Args:
-        image (PIL.Image.Image or numpy.ndarray): An RGB image; an array
-            may have the shape ``(H, W)``, ``(H, W, C)`` or ``(C, H, W)``.
-        size (pair of ints): Size of the output, or ``None`` to keep the
-            size of the image.
+    It takes the arguments of :func:`chainer.links.model.vision.vgg.prepare`
+    and converts the image as it does, but subtracts the mean of each
+    channel of the images that GoogLeNet was trained on,
+    ``(104, 117, 123)`` in BGR order.
 
     Returns:
         numpy.ndarray: Array of shape ``(3, H, W)``.

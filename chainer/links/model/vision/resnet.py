@@ -241,15 +241,10 @@ class ResNet152Layers(ResNetLayers):
 def prepare(image, size=(224, 224)):
     """Converts an image to the input array of the ResNet models.
 
-    It resizes the image (with Pillow), converts RGB to BGR, subtracts the
-    mean of the ImageNet images of each channel and puts the channels
-    first.
-
-    Args:
-        image (PIL.Image.Image or numpy.ndarray): An RGB image; an array
-            may have the shape ``(H, W)``, ``(H, W, C)`` or ``(C, H, W)``.
-        size (pair of ints): Size of the output, or ``None`` to keep the
-            size of the image.
+    It takes the arguments of :func:`chainer.links.model.vision.vgg.prepare`
+    and converts the image as it does, but subtracts the mean of each
+    channel of the images that the ResNet models were trained on,
+    ``(103.063, 115.903, 123.152)`` in BGR order.
 
     Returns:
         numpy.ndarray: Array of shape ``(3, H, W)``.
