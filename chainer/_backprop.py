@@ -77,7 +77,13 @@ def _add_into_sums(func, indexes, grad_outputs, grad_inputs, table):
 
 
 class _GradTable:
-    """Gradients of variable nodes, as lists summed when first read.
+    """Gradients of variable nodes, a list per node.
+
+    A backward step appends the gradients it computes for each input node
+    to that node's list and, unless its function node sets
+    ``lazy_grad_sum``, sums a list of several right away (in place into
+    the first gradient when the table alone holds it); a node's list is
+    summed at the latest when the node's creator pops it.
 
     With ``load_grads`` (``Variable.backward``), a node met for the first
     time starts from its variable's own gradient: a leaf adds to it, and
@@ -98,7 +104,8 @@ class _GradTable:
             array per addition; a sum leaves when it leaves the table.
         pending (dict): ``id(sum) -> (sum, addend)``: an
             :class:`~chainer.function_node.Addend` still to be added into
-            a sum of ``sums``, when the sum is first read.
+            a sum of ``sums``; it is added when the sum is next summed or
+            popped.
     """
 
     __slots__ = ('grads', 'sums', 'pending', '_load_grads')

@@ -1,6 +1,6 @@
-"""The one door from the operations to the compiled CPU kernels.
+"""The door from the operations to the compiled CPU kernels.
 
-An operation runs a kernel in one way, :func:`call`::
+An operation runs a kernel through :func:`call`::
 
     y = _kernels.call((x, W), _kernels.FLOAT32, lambda k: k.kernel(x, W))
     if y is not None:
@@ -13,6 +13,13 @@ array of a dtype the kernel takes (:func:`get` says whether), and returns
 ``None`` otherwise, or when the kernel meets a case it does not cover and
 raises ``Unsupported`` (``chainerx_cpp.Unsupported``): the operation then
 runs its NumPy code, which stays the reference.
+
+Two other uses stand outside ``call``. :func:`get` only asks whether a
+kernel would run, for an operation that chooses between two ways of
+computing before it calls one (the weight gradient of ``linear``). The
+layout helpers (:func:`to_layout`, :func:`plain`, :func:`layout_like`,
+...) change the memory order of arrays, never their values, whatever
+``use_chainerx_cpp`` says.
 
 ``use_chainerx_cpp`` (env ``CHAINER_USE_CHAINERX_CPP``) is ``'auto'`` (use
 the kernels when they are built), ``'always'`` (the same, but an error when

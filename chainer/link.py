@@ -124,6 +124,17 @@ class Link(device_resident.DeviceResident):
             '__call__' in vars(base) for base in mro[mro.index(Link) + 1:])
 
     def __call__(self, *args, **kwargs):
+        """Runs the link's ``forward`` on the arguments, with its hooks.
+
+        The link hooks in force (those of a ``with hook:`` block and those
+        added by :meth:`add_hook`) see the call before and after
+        ``forward``. Where a class after :class:`Link` in the method
+        resolution order of the link (a mixin) defines ``__call__``, that
+        method runs instead of ``forward``.
+
+        Returns:
+            What ``forward`` returns.
+        """
         if not self.__init_done:
             self._check_init_done()
         # A ``__call__`` injected by a mixin class after Link in the MRO

@@ -451,18 +451,22 @@ class Variable:
 
     @property
     def shape(self):
+        """tuple of int: The shape of the array."""
         return self._data.shape
 
     @property
     def ndim(self):
+        """int: The number of axes of the array."""
         return self._data.ndim
 
     @property
     def size(self):
+        """int: The number of elements of the array."""
         return self._data.size
 
     @property
     def dtype(self):
+        """numpy.dtype: The data type of the array."""
         return self._data.dtype
 
     @property
@@ -472,6 +476,13 @@ class Variable:
 
     @property
     def name(self):
+        """str: A label for the variable, or ``None``.
+
+        It names the variable when it is printed (``repr``, ``str``,
+        :meth:`summary`) and in graph dumps
+        (:mod:`chainer.computational_graph`). The variable's :attr:`node`
+        keeps it, so it stays in the graph after the variable is gone.
+        """
         return self._node.name
 
     @name.setter
@@ -551,6 +562,14 @@ class Variable:
 
     @property
     def rank(self):
+        """int: The topological rank of the variable in the graph.
+
+        ``0`` for a variable that user code made; for the output of a
+        function, one more than the rank of the
+        :class:`~chainer.FunctionNode` that created it, which is the
+        highest rank of that node's inputs. Backprop runs the function
+        nodes from the highest rank down.
+        """
         return self._node._rank
 
     @property
@@ -951,6 +970,15 @@ class Parameter(Variable):
 
     @property
     def dtype(self):
+        """numpy.dtype: The data type of the parameter.
+
+        Before the parameter is initialized, it is the ``dtype`` of its
+        initializer.
+
+        Raises:
+            RuntimeError: if the parameter is uninitialized and its
+                initializer does not tell the dtype.
+        """
         data = self._data
         if data is not None:
             return data.dtype
@@ -968,6 +996,12 @@ class Parameter(Variable):
 
     @property
     def device(self):
+        """The :class:`~chainer.backend.Device` of the parameter.
+
+        Before the parameter is initialized, it is the device the array
+        will be made on: the CPU, or the device last given to
+        :meth:`to_device` (or :meth:`to_cpu`, :meth:`to_gpu`).
+        """
         if self._data is None:
             return self._initial_device
         return super().device

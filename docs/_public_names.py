@@ -4,6 +4,8 @@
 ``__all__`` where it has one, else every attribute whose name does not
 start with an underscore, less submodules, classes and functions that
 come from outside this project, and the names in ``IGNORED``.
+``all_public_names()`` gathers them over ``MODULES``, with the classes of
+``EXTRA_NAMES`` that the reference documents from other modules.
 ``referenced_names(reference_dir)`` reads the names that the reference
 pages list (``autosummary`` tables and ``auto*`` directives, under the
 ``currentmodule`` in force). ``tests/test_docs.py`` checks that the two
@@ -54,6 +56,10 @@ MODULES = (
     'chainerx_cpp',
 )
 
+#: Names the reference documents from modules not in ``MODULES``: classes
+#: whose objects the public API hands out (``Variable.node``).
+EXTRA_NAMES = ('chainer.variable.VariableNode',)
+
 PROJECT_PACKAGES = ('chainer', 'chainermn', 'onnx_chainer', 'chainerx_cpp')
 
 #: Public-looking attributes that are not this project's API.
@@ -90,10 +96,12 @@ def public_names(module_name):
 
 
 def all_public_names():
-    """Returns the qualified public names of all of ``MODULES``."""
+    """Returns the qualified public names of all of ``MODULES``, and
+    ``EXTRA_NAMES``."""
     return sorted(
-        '{}.{}'.format(module, name)
-        for module in MODULES for name in public_names(module))
+        ['{}.{}'.format(module, name)
+         for module in MODULES for name in public_names(module)]
+        + list(EXTRA_NAMES))
 
 
 def needs_docstring(obj):

@@ -85,12 +85,16 @@ class Bernoulli(_distribution.Distribution):
 
     @cache.cached_property
     def p(self):
+        """~chainer.Variable: The probability of ``1``, computed from ``logit``
+        when only that was given."""
         if self.__p is None:
             return sigmoid.sigmoid(self.logit)
         return chainer.as_variable(self.__p)
 
     @cache.cached_property
     def logit(self):
+        """~chainer.Variable: The log-odds ``log(p / (1 - p))``, computed from
+        ``p`` when only that was given."""
         if self.__logit is None:
             return exponential.log(self.p) - logarithm_1p.log1p(-self.p)
         return chainer.as_variable(self.__logit)

@@ -31,10 +31,12 @@ class Beta(_distribution.Distribution):
 
     @cache.cached_property
     def a(self):
+        """~chainer.Variable: The first shape parameter, ``alpha``."""
         return chainer.as_variable(self.__a)
 
     @cache.cached_property
     def b(self):
+        """~chainer.Variable: The second shape parameter, ``beta``."""
         return chainer.as_variable(self.__b)
 
     @cache.cached_property

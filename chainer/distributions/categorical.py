@@ -34,12 +34,16 @@ class Categorical(_distribution.Distribution):
 
     @cache.cached_property
     def p(self):
+        """~chainer.Variable: The probabilities of the categories (last axis),
+        computed from ``logit`` when only that was given."""
         if self.__p is None:
             return exponential.exp(self.log_p)
         return chainer.as_variable(self.__p)
 
     @cache.cached_property
     def log_p(self):
+        """~chainer.Variable: The log-probabilities of the categories:
+        ``log(p)``, or the log-softmax of ``logit`` when that was given."""
         if self.__p is None:
             return log_softmax.log_softmax(self.__logit, axis=-1)
         return exponential.log(self.__p)

@@ -37,10 +37,13 @@ class Cauchy(_distribution.Distribution):
 
     @cache.cached_property
     def loc(self):
+        """~chainer.Variable: The location ``x_0``, the median."""
         return chainer.as_variable(self.__loc)
 
     @cache.cached_property
     def scale(self):
+        """~chainer.Variable: The scale ``gamma``, the half width at half
+        maximum."""
         return chainer.as_variable(self.__scale)
 
     @property

@@ -26,6 +26,7 @@ class Chisquare(_distribution.Distribution):
 
     @cache.cached_property
     def k(self):
+        """~chainer.Variable: The degrees of freedom."""
         return chainer.as_variable(self.__k)
 
     @cache.cached_property

@@ -34,10 +34,13 @@ class Dirichlet(_distribution.Distribution):
 
     @cache.cached_property
     def alpha(self):
+        """~chainer.Variable: The concentration parameters (the last axis is
+        the event axis)."""
         return chainer.as_variable(self.__alpha)
 
     @cache.cached_property
     def alpha0(self):
+        """~chainer.Variable: The sum of :attr:`alpha` over the event axis."""
         return sum_mod.sum(self.alpha, axis=-1)
 
     @property

@@ -23,6 +23,7 @@ class Exponential(_distribution.Distribution):
 
     @cache.cached_property
     def lam(self):
+        """~chainer.Variable: The rate ``lambda``, the inverse of the mean."""
         return chainer.as_variable(self.__lam)
 
     @cache.cached_property

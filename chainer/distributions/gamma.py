@@ -28,10 +28,12 @@ class Gamma(_distribution.Distribution):
 
     @cache.cached_property
     def k(self):
+        """~chainer.Variable: The shape parameter."""
         return chainer.as_variable(self.__k)
 
     @cache.cached_property
     def theta(self):
+        """~chainer.Variable: The scale parameter."""
         return chainer.as_variable(self.__theta)
 
     @property

@@ -20,6 +20,7 @@ class Geometric(_distribution.Distribution):
 
     @cache.cached_property
     def p(self):
+        """~chainer.Variable: The probability of success of each trial."""
         return chainer.as_variable(self.__p)
 
     @property

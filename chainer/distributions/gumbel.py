@@ -30,10 +30,12 @@ class Gumbel(_distribution.Distribution):
 
     @cache.cached_property
     def loc(self):
+        """~chainer.Variable: The location ``mu``, the mode."""
         return chainer.as_variable(self.__loc)
 
     @cache.cached_property
     def scale(self):
+        """~chainer.Variable: The scale ``eta``."""
         return chainer.as_variable(self.__scale)
 
     @cache.cached_property

@@ -78,10 +78,12 @@ class Laplace(_distribution.Distribution):
 
     @cache.cached_property
     def loc(self):
+        """~chainer.Variable: The location ``mu``, the mean and median."""
         return chainer.as_variable(self.__loc)
 
     @cache.cached_property
     def scale(self):
+        """~chainer.Variable: The scale ``b``."""
         return chainer.as_variable(self.__scale)
 
     @property

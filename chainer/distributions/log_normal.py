@@ -31,10 +31,12 @@ class LogNormal(_distribution.Distribution):
 
     @cache.cached_property
     def mu(self):
+        """~chainer.Variable: The mean of ``log(x)``."""
         return chainer.as_variable(self.__mu)
 
     @cache.cached_property
     def sigma(self):
+        """~chainer.Variable: The standard deviation of ``log(x)``."""
         return chainer.as_variable(self.__sigma)
 
     @cache.cached_property

@@ -141,10 +141,13 @@ class MultivariateNormal(_distribution.Distribution):
 
     @cache.cached_property
     def loc(self):
+        """~chainer.Variable: The mean, of shape ``batch_shape + (d,)``."""
         return chainer.as_variable(self.__loc)
 
     @cache.cached_property
     def scale_tril(self):
+        """~chainer.Variable: The lower triangular Cholesky factor ``L`` of the
+        covariance ``L L^T``, of shape ``batch_shape + (d, d)``."""
         return chainer.as_variable(self.__scale_tril)
 
     @cache.cached_property

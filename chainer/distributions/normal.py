@@ -58,16 +58,21 @@ class Normal(_distribution.Distribution):
 
     @cache.cached_property
     def loc(self):
+        """~chainer.Variable: The mean ``mu``."""
         return chainer.as_variable(self.__loc)
 
     @cache.cached_property
     def scale(self):
+        """~chainer.Variable: The standard deviation ``sigma``, computed from
+        ``log_scale`` when only that was given."""
         if self.__scale is None:
             return exponential.exp(self.log_scale)
         return chainer.as_variable(self.__scale)
 
     @cache.cached_property
     def log_scale(self):
+        """~chainer.Variable: The logarithm of the standard deviation, computed
+        from ``scale`` when only that was given."""
         if self.__log_scale is None:
             return exponential.log(self.scale)
         return chainer.as_variable(self.__log_scale)

@@ -39,10 +39,13 @@ class OneHotCategorical(_distribution.Distribution):
 
     @cache.cached_property
     def p(self):
+        """~chainer.Variable: The probabilities of the categories (last axis).
+        """
         return chainer.as_variable(self.__p)
 
     @cache.cached_property
     def log_p(self):
+        """~chainer.Variable: The logarithms of :attr:`p`."""
         return exponential.log(self.p)
 
     @property

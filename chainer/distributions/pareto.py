@@ -28,10 +28,13 @@ class Pareto(_distribution.Distribution):
 
     @cache.cached_property
     def scale(self):
+        """~chainer.Variable: The scale ``x_m``, the lower bound of the
+        support."""
         return chainer.as_variable(self.__scale)
 
     @cache.cached_property
     def alpha(self):
+        """~chainer.Variable: The shape ``alpha``."""
         return chainer.as_variable(self.__alpha)
 
     @cache.cached_property

@@ -24,6 +24,8 @@ class Poisson(_distribution.Distribution):
 
     @cache.cached_property
     def lam(self):
+        """~chainer.Variable: The rate ``lambda``, the mean and the variance.
+        """
         return chainer.as_variable(self.__lam)
 
     @cache.cached_property

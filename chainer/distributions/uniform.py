@@ -46,24 +46,32 @@ class Uniform(_distribution.Distribution):
 
     @cache.cached_property
     def low(self):
+        """~chainer.Variable: The lower bound, ``loc`` when the distribution
+        was given ``loc`` and ``scale``."""
         if self._use_low_high:
             return chainer.as_variable(self.__low)
         return self.loc
 
     @cache.cached_property
     def high(self):
+        """~chainer.Variable: The upper bound, ``loc + scale`` when the
+        distribution was given ``loc`` and ``scale``."""
         if self._use_low_high:
             return chainer.as_variable(self.__high)
         return self.loc + self.scale
 
     @cache.cached_property
     def loc(self):
+        """~chainer.Variable: The lower bound, ``low`` when the distribution
+        was given ``low`` and ``high``."""
         if self._use_loc_scale:
             return chainer.as_variable(self.__loc)
         return self.low
 
     @cache.cached_property
     def scale(self):
+        """~chainer.Variable: The width of the interval, ``high - low`` when
+        the distribution was given ``low`` and ``high``."""
         if self._use_loc_scale:
             return chainer.as_variable(self.__scale)
         return self.high - self.low

@@ -9,9 +9,6 @@ class OnceTrigger:
     Args:
         call_on_resume (bool): If ``True``, it fires once more at the first
             call after the trainer is resumed from a snapshot.
-
-    Attributes:
-        finished (bool): Whether it will not fire any more.
     """
 
     def __init__(self, call_on_resume=False):
@@ -20,6 +17,7 @@ class OnceTrigger:
 
     @property
     def finished(self):
+        """bool: Whether the trigger will not fire at its next call."""
         return not (self._flag_first or self._flag_resumed)
 
     def __call__(self, trainer):
