@@ -35,3 +35,21 @@ def test_call_runs_the_kernel_or_falls_back_on_unsupported():
         assert _kernels.call(_ARRAYS, _kernels.FLOATS,
                              lambda k: k is _kernels._module) is True
         assert _kernels.call(_ARRAYS, _kernels.FLOATS, refuse) is None
+
+
+@pytest.mark.skipif(_kernels._module is None,
+                    reason='chainerx_cpp is not built')
+def test_kernel_calls_records_the_kernels_that_ran_and_refused(kernel_calls):
+    # The record that the comparisons of the two paths check.
+    x = _ARRAYS[0]
+    with chainer.using_config('use_chainerx_cpp', 'auto'):
+        assert _kernels.call(_ARRAYS, _kernels.FLOATS,
+                             lambda k: k.relu_forward(x)) is not None
+        kernel_calls.refuse('relu_')
+        assert _kernels.call(_ARRAYS, _kernels.FLOATS,
+                             lambda k: k.relu_forward(x)) is None
+    assert kernel_calls == ['relu_forward']
+    assert kernel_calls.refused == ['relu_forward']
+    kernel_calls.check(['relu_forward'], refused=['relu_forward'])
+    with pytest.raises(AssertionError, match='refused'):
+        kernel_calls.check(['relu_forward'])

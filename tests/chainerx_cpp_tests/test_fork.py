@@ -18,12 +18,14 @@ def _child(queue, x, W):
         queue.put((float(_step(x, W)), _kernels._in_forked_child))
 
 
-def test_child_forked_after_kernels_ran_does_not_hang():
+def test_child_forked_after_kernels_ran_does_not_hang(kernel_calls):
     rng = numpy.random.RandomState(0)
     x = rng.uniform(-1, 1, (16, 4, 20, 20)).astype('f')
     W = rng.uniform(-1, 1, (8, 4, 5, 5)).astype('f')
     with chainer.using_config('use_chainerx_cpp', 'always'):
         expected = float(_step(x, W))
+    kernel_calls.check(('convolution_forward', 'relu_forward',
+                        'max_pooling_forward', 'gemm'))
     context = multiprocessing.get_context('fork')
     queue = context.Queue()
     child = context.Process(target=_child, args=(queue, x, W))

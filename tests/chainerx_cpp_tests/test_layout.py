@@ -27,6 +27,14 @@ def _uniform(shape, seed, dtype=numpy.float32):
     return numpy.random.RandomState(seed).uniform(-1, 1, shape).astype(dtype)
 
 
+# The kernels of a convolution, forward and backward, and of a batch
+# normalization.
+_CONVOLUTION = ('convolution_forward', 'convolution_backward_data',
+                'convolution_backward_weights')
+_BATCH_NORMALIZATION = ('batch_normalization_forward',
+                        'batch_normalization_backward')
+
+
 def _assert_close(expected, actual, dtype=numpy.float32):
     tol = ({'atol': 1e-12, 'rtol': 1e-12} if dtype == numpy.float64
            else {'atol': 1e-4, 'rtol': 1e-4})
@@ -77,7 +85,7 @@ def test_relayout_rejects_bad_input():
 @pytest.mark.parametrize('source', ['c', 'channels_last', 'strided',
                                     'broadcast'])
 @pytest.mark.parametrize('channels_last', [False, True])
-def test_to_layout(dtype, source, channels_last):
+def test_to_layout(dtype, source, channels_last, kernel_calls):
     a = _uniform((2, 3, 4, 5), 1, dtype)
     made = {
         'c': a,
@@ -88,6 +96,10 @@ def test_to_layout(dtype, source, channels_last):
     with chainer.using_config('use_chainerx_cpp', 'always'):
         b = _kernels.to_layout(made, channels_last)
     numpy.testing.assert_array_equal(made, b)
+    # The kernel copies float32 from the other of the two layouts it takes.
+    relayout = dtype == numpy.float32 and source == (
+        'c' if channels_last else 'channels_last')
+    kernel_calls.check(('relayout',) if relayout else ())
     if channels_last:
         assert _kernels.is_channels_last(b)
     else:
@@ -103,7 +115,8 @@ def test_convolution_returns_channels_last(x_layout, run_both):
     W = _uniform((50, 20, 3, 3), 1) * 0.1
     b = _uniform((50,), 2)
     (y0, g0), (y1, g1) = run_both(
-        lambda x, W, b: F.convolution_2d(x, W, b, pad=1), x, W, b)
+        lambda x, W, b: F.convolution_2d(x, W, b, pad=1), x, W, b,
+        kernels=_CONVOLUTION + ('channel_sum',))
     _assert_close([y0] + g0, [y1] + g1)
     assert not y1.flags.c_contiguous and _kernels.is_channels_last(y1)
     # The input gradient comes from the same channels-last computation.
@@ -122,13 +135,14 @@ def test_convolution_and_deconvolution_take_channels_last(
     x = _channels_last(_uniform(shape, 3))
     W = _uniform(w_shape, 4)
     (y0, g0), (y1, g1) = run_both(
-        lambda x, W: F.convolution_nd(x, W, pad=1), x, W)
+        lambda x, W: F.convolution_nd(x, W, pad=1), x, W,
+        kernels=_CONVOLUTION)
     _assert_close([y0] + g0, [y1] + g1)
     y = _channels_last(y0)
     Wd = _uniform((w_shape[0], w_shape[1]) + w_shape[2:], 5)
     (z0, h0), (z1, h1) = run_both(
         lambda y, W: F.deconvolution_nd(y, W, pad=1, outsize=shape[2:]),
-        y, Wd)
+        y, Wd, kernels=_CONVOLUTION)
     _assert_close([z0] + h0, [z1] + h1)
 
 
@@ -139,7 +153,8 @@ def test_batch_normalization_channels_last(dtype, shape, run_both):
     x = _channels_last(_uniform(shape, 6, dtype) * 3 + 1)
     gamma = _uniform(shape[1:2], 7, dtype) + 2
     beta = _uniform(shape[1:2], 8, dtype)
-    (y0, g0), (y1, g1) = run_both(F.batch_normalization, x, gamma, beta)
+    (y0, g0), (y1, g1) = run_both(F.batch_normalization, x, gamma, beta,
+                                  kernels=_BATCH_NORMALIZATION)
     _assert_close([y0] + g0, [y1] + g1, dtype)
     assert _kernels.is_channels_last(y1) and not y1.flags.c_contiguous
     assert _kernels.is_channels_last(g1[0])
@@ -149,8 +164,10 @@ def test_fixed_batch_normalization_channels_last(run_both):
     x = _channels_last(_uniform((3, 5, 4, 6), 9))
     gamma, beta, mean = (_uniform((5,), s) for s in (10, 11, 12))
     var = _uniform((5,), 13) + 1.5
-    (y0, g0), (y1, g1) = run_both(F.fixed_batch_normalization, x, gamma,
-                                  beta, mean, var)
+    (y0, g0), (y1, g1) = run_both(
+        F.fixed_batch_normalization, x, gamma, beta, mean, var,
+        kernels=('fixed_batch_normalization_forward',
+                 'batch_normalization_backward'))
     _assert_close([y0] + g0, [y1] + g1)
     assert _kernels.is_channels_last(y1)
 
@@ -178,7 +195,8 @@ def test_relu_backward_of_mixed_layouts(gy_layout, run_both):
         if gy_layout == 'broadcast':
             return F.broadcast_to(F.sum(y, axis=0), y.shape)
         return y
-    (y0, g0), (y1, g1) = run_both(f, x, W)
+    (y0, g0), (y1, g1) = run_both(
+        f, x, W, kernels=_CONVOLUTION + ('relu_forward', 'relu_backward'))
     _assert_close([y0] + g0, [y1] + g1)
 
 
@@ -189,7 +207,11 @@ def test_add_keeps_the_layout_of_its_first_operand(lhs, rhs, run_both):
     a, b = _uniform((2, 3, 4, 5), 18), _uniform((2, 3, 4, 5), 19)
     layouts = {'c': lambda v: v, 'channels_last': _channels_last}
     a, b = layouts[lhs](a), layouts[rhs](b)
-    (y0, g0), (y1, g1) = run_both(lambda a, b: a + b, a, b)
+    # The sums are NumPy's; the kernel copies a C-contiguous second operand
+    # of a channels-last first one into its layout.
+    (y0, g0), (y1, g1) = run_both(
+        lambda a, b: a + b, a, b,
+        kernels=('relayout',) if (lhs, rhs) == ('channels_last', 'c') else ())
     _assert_close([y0] + g0, [y1] + g1)
     if lhs == 'channels_last':
         assert _kernels.is_channels_last(y1) and not y1.flags.c_contiguous
@@ -212,7 +234,9 @@ def test_residual_block_in_both_layouts(run_both):
 
     for source in (x, _channels_last(x)):
         (y0, g0), (y1, g1) = run_both(
-            lambda *v: block(block(*v), *v[1:]), source, *Ws, gamma, beta)
+            lambda *v: block(block(*v), *v[1:]), source, *Ws, gamma, beta,
+            kernels=_CONVOLUTION + _BATCH_NORMALIZATION
+            + ('relu_forward', 'relu_backward'))
         _assert_close([y0] + g0, [y1] + g1)
 
 
@@ -225,7 +249,8 @@ def test_sum_over_all_but_channels(dtype, shape, layout, run_both):
     if layout == 'channels_last':
         x = _channels_last(x)
     axis = (0,) + tuple(range(2, len(shape)))
-    (y0, g0), (y1, g1) = run_both(lambda x: F.sum(x, axis=axis), x)
+    (y0, g0), (y1, g1) = run_both(lambda x: F.sum(x, axis=axis), x,
+                                  kernels=('channel_sum',))
     tol = {'atol': 1e-9, 'rtol': 1e-9} if dtype == numpy.float64 else {
         'atol': 1e-3, 'rtol': 1e-5}
     testing.assert_allclose(x.astype('d').sum(axis=axis), y1, **tol)
@@ -247,12 +272,13 @@ def test_sum_kernel_only_for_those_axes(kernel_calls):
         assert kernel_calls == []
 
 
-def test_sum_gradient_check():
+def test_sum_gradient_check(kernel_calls):
     x = _channels_last(_uniform((2, 3, 4, 5), 25, numpy.float64))
     gy = _uniform((3,), 26, numpy.float64)
     with chainer.using_config('use_chainerx_cpp', 'always'):
         chainer.gradient_check.check_backward(
             lambda x: F.sum(x, axis=(0, 2, 3)), x, gy)
+    kernel_calls.check(('channel_sum',))
 
 
 @pytest.mark.parametrize('pool', ['max', 'average'])
@@ -260,5 +286,6 @@ def test_pooling_of_channels_last(pool, run_both):
     x = _channels_last(_uniform((2, 20, 8, 8), 27))
     f = {'max': lambda x: F.max_pooling_2d(x, 2),
          'average': lambda x: F.average_pooling_2d(x, 3, 2, 1)}[pool]
-    (y0, g0), (y1, g1) = run_both(f, x)
+    (y0, g0), (y1, g1) = run_both(
+        f, x, kernels=(pool + '_pooling_forward', pool + '_pooling_backward'))
     _assert_close([y0] + g0, [y1] + g1)

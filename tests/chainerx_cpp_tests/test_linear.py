@@ -19,7 +19,8 @@ def test_linear_matches_numpy_path(shape, nobias, run_both):
               rng.uniform(-1, 1, (m, k)).astype('f')]
     if not nobias:
         arrays.append(rng.uniform(-1, 1, m).astype('f'))
-    (y0, g0), (y1, g1) = run_both(F.linear, *arrays)
+    # One product forward, one for each gradient of x and W.
+    (y0, g0), (y1, g1) = run_both(F.linear, *arrays, kernels=['gemm'] * 3)
     testing.assert_allclose(y0, y1, atol=1e-4, rtol=1e-4)
     for a, b in zip(g0, g1):
         testing.assert_allclose(a, b, atol=1e-4, rtol=1e-4)
@@ -46,7 +47,8 @@ def test_linear_batch_axes_and_non_contiguous(run_both):
     x = rng.uniform(-1, 1, (4, 3, 12)).astype('f')[:, :, ::2]
     W = rng.uniform(-1, 1, (6, 5)).astype('f').T
     (y0, g0), (y1, g1) = run_both(
-        lambda x, W: F.linear(x, W, n_batch_axes=2), x, W)
+        lambda x, W: F.linear(x, W, n_batch_axes=2), x, W,
+        kernels=['gemm'] * 3)
     testing.assert_allclose(y0, y1, atol=1e-5, rtol=1e-4)
     for a, b in zip(g0, g1):
         testing.assert_allclose(a, b, atol=1e-5, rtol=1e-4)
@@ -64,7 +66,7 @@ def test_linear_calls_the_kernel_in_forward_and_backward(kernel_calls):
     numpy.testing.assert_array_equal(W.grad, numpy.full((2, 4), 3, 'f'))
 
 
-def test_linear_double_backward_through_the_kernel():
+def test_linear_double_backward_through_the_kernel(kernel_calls):
     rng = numpy.random.RandomState(2)
     x, gx = rng.uniform(-1, 1, (2, 3, 4)).astype('f')
     W, gW = rng.uniform(-1, 1, (2, 5, 4)).astype('f')
@@ -73,6 +75,7 @@ def test_linear_double_backward_through_the_kernel():
         chainer.gradient_check.check_double_backward(
             F.linear, (x, W), gy, (gx, gW), dtype=numpy.float64,
             atol=1e-3, rtol=1e-3)
+    kernel_calls.check(('gemm',))
 
 
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float64])

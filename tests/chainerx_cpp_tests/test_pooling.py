@@ -30,6 +30,10 @@ def _case_id(case):
 
 _LAYOUTS = ['c', 'channels_last']
 
+# The kernels of each pooling, forward and backward.
+_MAX = ('max_pooling_forward', 'max_pooling_backward')
+_AVERAGE = ('average_pooling_forward', 'average_pooling_backward')
+
 
 def _laid_out(x, layout):
     # x itself, or its values channels-last (as a convolution returns them).
@@ -58,7 +62,8 @@ def test_max_pooling_matches_numpy_path(case, dtype, layout, run_both,
 
     def f(v):
         return F.max_pooling_nd(v, ksize, stride, pad, cover_all)
-    (y0, (gx0,)), (y1, (gx1,)) = run_both(f, _laid_out(x, layout))
+    (y0, (gx0,)), (y1, (gx1,)) = run_both(f, _laid_out(x, layout),
+                                          kernels=_MAX)
     testing.assert_allclose(y0, y1, atol=0, rtol=0)
     testing.assert_allclose(gx0, gx1, **tolerance(dtype))
     _check_layout(y1, layout)
@@ -67,36 +72,33 @@ def test_max_pooling_matches_numpy_path(case, dtype, layout, run_both,
 
 @pytest.mark.parametrize('layout', _LAYOUTS)
 @pytest.mark.parametrize('case', _CASES, ids=_case_id)
-def test_max_pooling_indexes_match(case, layout):
+def test_max_pooling_indexes_match(case, layout, in_both_modes):
     shape, ksize, stride, pad, cover_all = case
     # Ties, -inf and NaN inside windows decide which index wins.
     x = numpy.random.RandomState(2).randint(-2, 2, shape).astype('f')
     x.ravel()[::7] = -numpy.inf
     x.ravel()[::11] = numpy.nan
     x = _laid_out(x, layout)
-    indexes = []
-    for mode in ('never', 'always'):
-        with chainer.using_config('use_chainerx_cpp', mode):
-            y, index = F.max_pooling_nd(
-                x, ksize, stride, pad, cover_all, return_indices=True)
-            indexes.append((y.array, index))
-    (y0, i0), (y1, i1) = indexes
+
+    def compute():
+        y, index = F.max_pooling_nd(
+            x, ksize, stride, pad, cover_all, return_indices=True)
+        return y.array, index
+    (y0, i0), (y1, i1) = in_both_modes(compute, _MAX[:1])
     numpy.testing.assert_array_equal(y0, y1)
     numpy.testing.assert_array_equal(i0, i1)
 
 
 @pytest.mark.parametrize('layout', _LAYOUTS)
-def test_max_pooling_long_window_nan_index(layout):
+def test_max_pooling_long_window_nan_index(layout, in_both_modes):
     # Windows of more than 16 elements find the first NaN, as argmax does.
     x = numpy.zeros((1, 3, 5, 5), 'f')
     x[0, 0, 3, 2] = numpy.nan
     x[0, 2, 4, 4] = numpy.nan
     x[0, 2, 1, 0] = numpy.nan
     x = _laid_out(x, layout)
-    results = []
-    for mode in ('never', 'always'):
-        with chainer.using_config('use_chainerx_cpp', mode):
-            results.append(F.max_pooling_2d(x, 5, return_indices=True)[1])
+    results = in_both_modes(
+        lambda: F.max_pooling_2d(x, 5, return_indices=True)[1], _MAX[:1])
     numpy.testing.assert_array_equal(results[0], results[1])
     assert results[1].ravel().tolist() == [17, 0, 5]
 
@@ -104,12 +106,13 @@ def test_max_pooling_long_window_nan_index(layout):
 def test_max_pooling_non_contiguous_input(run_both):
     x = numpy.random.RandomState(3).uniform(-1, 1, (2, 3, 12, 10)).astype('f')
     x = x[:, :, ::2, ::-1]
-    (y0, (gx0,)), (y1, (gx1,)) = run_both(lambda v: F.max_pooling_2d(v, 2), x)
+    (y0, (gx0,)), (y1, (gx1,)) = run_both(
+        lambda v: F.max_pooling_2d(v, 2), x, kernels=_MAX)
     testing.assert_allclose(y0, y1, atol=0, rtol=0)
     testing.assert_allclose(gx0, gx1)
 
 
-def test_max_pooling_double_backprop_uses_kernel_indexes():
+def test_max_pooling_double_backprop_uses_kernel_indexes(kernel_calls):
     x = numpy.random.RandomState(4).uniform(-1, 1, (2, 2, 6, 6)).astype('f')
     gy = numpy.random.RandomState(5).uniform(-1, 1, (2, 2, 4, 4)).astype('f')
     ggx = numpy.random.RandomState(6).uniform(-1, 1, x.shape).astype('f')
@@ -118,6 +121,7 @@ def test_max_pooling_double_backprop_uses_kernel_indexes():
             return F.max_pooling_2d(v, 3, stride=2, pad=1)
         chainer.gradient_check.check_double_backward(
             f, x, gy, ggx, dtype=numpy.float64, atol=1e-3, rtol=1e-3)
+    kernel_calls.check(_MAX)
 
 
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
@@ -138,7 +142,8 @@ def test_average_pooling_matches_numpy_path(
     def f(v):
         return F.average_pooling_nd(v, ksize, stride, pad,
                                     pad_value=pad_value)
-    (y0, (gx0,)), (y1, (gx1,)) = run_both(f, _laid_out(x, layout))
+    (y0, (gx0,)), (y1, (gx1,)) = run_both(f, _laid_out(x, layout),
+                                          kernels=_AVERAGE)
     testing.assert_allclose(y0, y1, **tolerance(dtype))
     testing.assert_allclose(gx0, gx1, **tolerance(dtype))
     _check_layout(y1, layout)
@@ -148,18 +153,19 @@ def test_average_pooling_matches_numpy_path(
 def test_average_pooling_2d_matches_numpy_path(run_both):
     x = numpy.random.RandomState(1).uniform(-1, 1, (2, 3, 9, 8)).astype('f')
     (y0, (gx0,)), (y1, (gx1,)) = run_both(
-        lambda v: F.average_pooling_2d(v, 3, 2, 1), x)
+        lambda v: F.average_pooling_2d(v, 3, 2, 1), x, kernels=_AVERAGE)
     testing.assert_allclose(y0, y1)
     testing.assert_allclose(gx0, gx1)
 
 
-def test_float16_falls_back():
+def test_float16_falls_back(kernel_calls):
     x = numpy.random.RandomState(1).uniform(-1, 1, (2, 3, 6, 6)).astype('e')
     with chainer.using_config('use_chainerx_cpp', 'always'):
         y = F.max_pooling_2d(x, 2)
     assert y.dtype == numpy.float16
     numpy.testing.assert_array_equal(
         y.array, x.reshape(2, 3, 3, 2, 3, 2).max(axis=(3, 5)))
+    kernel_calls.check(())
 
 
 def test_kernel_rejects_bad_arguments():
@@ -190,9 +196,10 @@ def test_max_backward_kernel_wants_indexes_in_the_layout_of_gy(gy_layout):
             [0, 0])
 
 
-def test_indexes_of_kernel_are_int64():
+def test_indexes_of_kernel_are_int64(kernel_calls):
     x = numpy.ones((1, 1, 4, 4), 'f')
     node = max_pooling_nd.MaxPoolingND(2, 2)
     with chainer.using_config('use_chainerx_cpp', 'always'):
         node.apply((x,))
+    kernel_calls.check(_MAX[:1])
     assert node.indexes.dtype == numpy.int64

@@ -4,7 +4,8 @@ of serial calls.
 They run with the GIL released, on cached oneDNN primitives shared by all
 the threads; each case runs one kernel family forward and backward through
 the public functions, first on the main thread, then on eight threads at
-once, and compares every result bit for bit.
+once, and compares every result bit for bit (and checks that the kernels
+ran, on every thread).
 """
 import threading
 
@@ -139,23 +140,52 @@ def _embed_id():
 
 
 def _adam_update():
-    param = chainer.Parameter(_uniform(29, (1 << 21,)))
+    # The parameter is in the link before the optimizer is set up, which
+    # gives it its update rule.
+    link = chainer.Link()
+    with link.init_scope():
+        link.w = chainer.Parameter(_uniform(29, (1 << 21,)))
     optimizer = optimizers.Adam()
-    optimizer.setup(chainer.Link())
-    optimizer.target.add_param('w', param.shape)
-    optimizer.target.w.array[...] = param.array
+    optimizer.setup(link)
     for step in range(3):
-        optimizer.target.w.grad = _uniform(30 + step, param.shape)
+        link.w.grad = _uniform(30 + step, link.w.shape)
         optimizer.update()
-    return [optimizer.target.w.array]
+    return [link.w.array]
 
 
-_CASES = {f.__name__.lstrip('_'): f for f in (
-    _convolution, _grouped_convolution, _deconvolution, _linear,
-    _linear_few_rows, _batch_normalization_2d, _batch_normalization_4d,
-    _fixed_batch_normalization, _softmax, _log_softmax,
-    _softmax_cross_entropy, _max_pooling, _max_pooling_channels_last,
-    _average_pooling, _activations, _lstm, _embed_id, _adam_update)}
+_CONVOLUTION = ('convolution_forward', 'convolution_backward_data',
+                'convolution_backward_weights')
+_BATCH_NORMALIZATION = ('batch_normalization_forward',
+                        'batch_normalization_backward')
+_SOFTMAX = ('softmax_forward', 'softmax_backward')
+_MAX_POOLING = ('max_pooling_forward', 'max_pooling_backward')
+
+# Each case and the kernels that one run of it runs (at least).
+_CASES = {f.__name__.lstrip('_'): (f, kernels) for f, kernels in (
+    (_convolution, _CONVOLUTION + ('channel_sum',)),
+    (_grouped_convolution, _CONVOLUTION),
+    (_deconvolution, _CONVOLUTION),
+    (_linear, ('gemm',) * 3),
+    (_linear_few_rows, ('gemm',) * 3),
+    (_batch_normalization_2d, _BATCH_NORMALIZATION),
+    (_batch_normalization_4d, _BATCH_NORMALIZATION),
+    (_fixed_batch_normalization, ('fixed_batch_normalization_forward',
+                                  'batch_normalization_backward')),
+    (_softmax, _SOFTMAX),
+    (_log_softmax, _SOFTMAX),
+    (_softmax_cross_entropy, ('softmax_cross_entropy_forward',
+                              'softmax_cross_entropy_backward')),
+    (_max_pooling, _MAX_POOLING),
+    (_max_pooling_channels_last, _CONVOLUTION + _MAX_POOLING),
+    (_average_pooling, ('average_pooling_forward',
+                        'average_pooling_backward')),
+    # NumPy's float32 tanh is the faster: only its backward is a kernel.
+    (_activations, ('relu_forward', 'relu_backward', 'sigmoid_forward',
+                    'sigmoid_backward', 'tanh_backward')),
+    (_lstm, ('lstm_forward', 'lstm_backward') * 2),
+    (_embed_id, ('embed_id_backward',)),
+    (_adam_update, ('adam_update',) * 3),
+)}
 
 
 def _in_threads(compute):
@@ -185,11 +215,16 @@ def _in_threads(compute):
 
 
 @pytest.mark.parametrize('name', sorted(_CASES))
-def test_threads_give_the_serial_results(name):
-    compute = _CASES[name]
+def test_threads_give_the_serial_results(name, kernel_calls):
+    compute, kernels = _CASES[name]
     with chainer.using_config('use_chainerx_cpp', 'always'):
         expected = compute()
-    for actual in _in_threads(compute):
+    kernel_calls.check(kernels)
+    kernel_calls.clear()
+    results = _in_threads(compute)
+    # Every run on the threads ran the kernels too.
+    kernel_calls.check(kernels * len(results))
+    for actual in results:
         assert len(actual) == len(expected)
         for a, e in zip(actual, expected):
             numpy.testing.assert_array_equal(a, e)

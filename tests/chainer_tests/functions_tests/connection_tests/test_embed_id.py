@@ -108,7 +108,7 @@ def test_out_of_range_ids_gpu(ids):
 
 @pytest.mark.parametrize('mode', ['never', 'auto'])
 @pytest.mark.parametrize('ignore_label', [None, 1])
-def test_embedding_shared_by_many_steps(mode, ignore_label):
+def test_embedding_shared_by_many_steps(mode, ignore_label, kernel_calls):
     # From the third step on, the rows are added into the running sum.
     rng = numpy.random.RandomState(0)
     W = chainer.Variable(rng.uniform(-1, 1, (4, 3)).astype(numpy.float32))
@@ -123,3 +123,7 @@ def test_embedding_shared_by_many_steps(mode, ignore_label):
         if x != ignore_label:
             expected[x] += gy
     testing.assert_allclose(W.grad, expected, atol=1e-5, rtol=1e-5)
+    # The kernel, where built, adds the rows of every step.
+    uses_kernel = mode == 'auto' and kernel_calls.available
+    kernel_calls.check(['embed_id_backward'] * len(ids) if uses_kernel
+                       else ())

@@ -111,7 +111,8 @@ def test_bias_dtype_must_match_x():
 @pytest.mark.parametrize('steps, batch, n_out, n_in', [
     (5, 3, 6, 4), (30, 2, 50, 40), (3, 1, 2, 2),
 ], ids=['added-at-once', 'stacked-in-groups', 'one-addition'])
-def test_weight_shared_by_many_steps(mode, dtype, steps, batch, n_out, n_in):
+def test_weight_shared_by_many_steps(mode, dtype, steps, batch, n_out, n_in,
+                                     kernel_calls):
     # From the third use on, the weight gradients are added to the running
     # sum by the product itself (with the kernels), at once or stacked
     # over several steps when the rows are small beside the weight; the
@@ -128,3 +129,8 @@ def test_weight_shared_by_many_steps(mode, dtype, steps, batch, n_out, n_in):
     testing.assert_allclose(
         W.grad, sum(gy.T.dot(x) for x, gy in zip(xs, gys)), **tol)
     testing.assert_allclose(b.grad, gys.sum(axis=(0, 1)), **tol)
+    # The float32 kernel, where built, runs the product of each step, the
+    # first weight gradient and at least one sum into it.
+    uses_kernel = (mode == 'auto' and dtype == numpy.float32
+                   and kernel_calls.available)
+    kernel_calls.check(['gemm'] * (steps + 2) if uses_kernel else ())
