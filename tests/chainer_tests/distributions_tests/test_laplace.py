@@ -41,9 +41,13 @@ def _check_node(function, x):
     rng = numpy.random.RandomState(0)
     gy = rng.normal(size=x.shape)
     ggx = rng.normal(size=x.shape)
-    gradient_check.check_backward(function, x, gy, atol=1e-4, rtol=1e-4)
+    # Float64 inputs: a small step keeps the error of the finite
+    # differences (the inverse cdf curves steeply near 1) far below the
+    # tolerance whatever direction the check draws.
+    gradient_check.check_backward(function, x, gy, eps=1e-5, atol=1e-4,
+                                  rtol=1e-4)
     gradient_check.check_double_backward(
-        function, x, gy, ggx, atol=1e-3, rtol=1e-3)
+        function, x, gy, ggx, eps=1e-5, atol=1e-3, rtol=1e-3)
 
 
 def test_cdf_node_gradients():
