@@ -39,7 +39,7 @@ def test_children_and_defaults():
     t = _sigmoid(x.dot(link.transform.W.array.T))
     h = numpy.tanh(x.dot(link.plain.W.array.T))
     numpy.testing.assert_allclose(link(x).array, h * t + x * (1 - t),
-                                  rtol=1e-5)
+                                  rtol=1e-5, atol=1e-6)
 
 
 def test_backward():
