@@ -30,10 +30,16 @@ def _as_grad_var(gx):
     return chainer.variable.Variable(gx)
 
 
-def _sum_grads(grads):
+def _sum_grads(grads, as_node=False):
+    """Returns the sum of the gradient variables ``grads``.
+
+    The sum is an application of :func:`chainer.functions.add`, as in
+    Chainer, when ``as_node`` (the traversal is observed) or under double
+    backprop; otherwise a plain addition of the arrays.
+    """
     if len(grads) == 1:
         return grads[0]
-    if _config.enable_backprop:
+    if as_node or _config.enable_backprop:
         return chainer.functions.add(*grads)
     total = grads[0]._data + grads[1]._data
     if not isinstance(total, chainer.variable._ARRAY_TYPES):
@@ -95,6 +101,14 @@ class _GradTable:
     ``chainerx_cpp`` reads and writes as this class does (see
     :mod:`chainer._compiled_core`):
 
+    Args:
+        load_grads (bool): Whether leaves start from their own gradients.
+        observed (bool): Whether the traversal is observed (function
+            hooks, debug mode). Such a table owns no sums: every sum of
+            several gradients is an application of
+            :func:`chainer.functions.add` that the hooks see, as in
+            Chainer.
+
     Attributes:
         grads (dict): The list of gradient variables of each node.
         sums (dict): ``id(sum) -> sum``: the gradient variables the table
@@ -108,18 +122,19 @@ class _GradTable:
             popped.
     """
 
-    __slots__ = ('grads', 'sums', 'pending', '_load_grads')
+    __slots__ = ('grads', 'sums', 'pending', 'observed', '_load_grads')
 
-    def __init__(self, load_grads):
+    def __init__(self, load_grads, observed=False):
         self.grads = {}
         self.sums = {}
         self.pending = {}
+        self.observed = observed
         self._load_grads = load_grads
 
     def own(self, grad):
         """Registers ``grad``, which nothing else holds, as a sum of the
         table; returns it."""
-        if not _config.enable_backprop:
+        if not _config.enable_backprop and not self.observed:
             self.sums[id(grad)] = grad
         return grad
 
@@ -162,7 +177,7 @@ class _GradTable:
                     total += g._data
                 del grads[1:]
                 return
-        grads[:] = [self.own(_sum_grads(self.settle(grads)))]
+        grads[:] = [self.own(_sum_grads(self.settle(grads), self.observed))]
 
     def accumulate(self, node, grad):
         if grad is not None:
@@ -186,7 +201,7 @@ class _GradTable:
             if grads is None and self._load_grads:
                 return _take_grad(node)
             return None
-        return self.release(_sum_grads(self.settle(grads)))
+        return self.release(_sum_grads(self.settle(grads), self.observed))
 
     def pop_outputs(self, func):
         """Returns the output nodes of ``func`` (``None`` where gone) and
@@ -300,8 +315,28 @@ def _check_debug_grad(func, index, node, gx, current):
                 index, gx.dtype, current[0].dtype)))
 
 
+def _grad_shortcut(func, table, observed):
+    """Returns ``func._add_grad_into`` where its step may use it, or None.
+
+    The traversal's half of the one decision whether a node's
+    :meth:`~chainer.FunctionNode.backward` may be bypassed (the class's
+    half is ``FunctionNode.__init_subclass__``, which drops the protocol
+    of a class whose ``backward`` it does not match): ``backward`` runs
+    whenever its application is observed (a function hook of the thread or
+    of the node, debug mode), under double backprop or ``lazy_grad_sum``,
+    and where the gradient lists are not a table's own, so that hooks see
+    exactly Chainer's function applications.
+    """
+    add_grad_into = func._add_grad_into
+    if add_grad_into is None or observed or table is None \
+            or table.observed or func.lazy_grad_sum \
+            or _config.enable_backprop:
+        return None
+    return add_grad_into
+
+
 def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
-                   is_debug, table=None):
+                   is_debug, table=None, hooked=False):
     """Runs backward of ``func``, appending to the lists in ``grad_inputs``.
 
     Args:
@@ -313,16 +348,18 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
             updated in place.
         is_debug (bool): Whether to look for NaN in the gradients.
         table (_GradTable): The table of the traversal if the lists are
-            its own, whose sums may then be added into in place.
+            its own, whose sums may then be added into in place. Without
+            it, gradients are summed by :func:`chainer.functions.add`, as
+            in Chainer.
+        hooked (bool): Whether function hooks observe the node.
     """
     inputs = func.inputs
     function_node_type = chainer.function_node.FunctionNode
     indexes = target_input_indexes
+    as_node = table is None or table.observed
     if type(func).backward_accumulate is function_node_type \
             .backward_accumulate:
-        if func._add_grad_into is not None and table is not None \
-                and not is_debug and not func.lazy_grad_sum \
-                and not _config.enable_backprop:
+        if _grad_shortcut(func, table, is_debug or hooked) is not None:
             indexes = _add_into_sums(func, indexes, grad_outputs,
                                      grad_inputs, table)
             if not indexes:
@@ -353,9 +390,10 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
             if not grads:
                 current.append(None)
             elif table is None:
-                current.append(_sum_grads(grads))
+                current.append(_sum_grads(grads, True))
             else:
-                current.append(table.release(_sum_grads(table.settle(grads))))
+                current.append(table.release(
+                    _sum_grads(table.settle(grads), as_node)))
             del grads[:]
         gxs = func.backward_accumulate(
             target_input_indexes, grad_outputs, tuple(current))
@@ -371,11 +409,15 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
         node = inputs[i]
         if is_debug:
             _check_debug_grad(func, i, node, gx, grad_inputs[node])
-        if is_debug and backend._contains_nan(gx._data):
-            raise RuntimeError(
-                'NaN is detected on backward computation of {}'.format(
-                    func.label))
         grad_inputs[node].append(gx)
+    if is_debug:
+        # As in Chainer, every gradient of the targets is checked, those
+        # collected before this step included.
+        for grads in grad_inputs.values():
+            if any([backend._contains_nan(g._data) for g in grads]):
+                raise RuntimeError(
+                    'NaN is detected on backward computation of {}'.format(
+                        func.label))
 
     if not func.lazy_grad_sum:
         for grads in grad_inputs.values():
@@ -383,7 +425,7 @@ def _backprop_step(func, target_input_indexes, grad_outputs, grad_inputs,
                 if table is not None:
                     table.sum_list(grads)
                 else:
-                    grads[:] = [_sum_grads(grads)]
+                    grads[:] = [_sum_grads(grads, True)]
 
 
 def _append_stack_to_message(error, stack):
@@ -432,11 +474,11 @@ def _run_backward(func, target_input_indexes, grad_outputs, grads,
     try:
         if device is None:
             _backprop_step(func, target_input_indexes, grad_outputs,
-                           in_grads, is_debug, grads)
+                           in_grads, is_debug, grads, bool(hooks))
         else:
             with chainer.backend.using_device(device):
                 _backprop_step(func, target_input_indexes, grad_outputs,
-                               in_grads, is_debug, grads)
+                               in_grads, is_debug, grads, bool(hooks))
     except Exception as e:
         if func.stack is not None:
             _append_stack_to_message(e, func.stack)
@@ -475,7 +517,9 @@ def backprop_to_all(outputs, retain_grad, loss_scale):
             gradients.
         loss_scale (float): Recorded on the leaves for the optimizer.
     """
-    grads = _GradTable(load_grads=True)
+    is_debug = _config.debug
+    hooks = function_hook.get_function_hooks()
+    grads = _GradTable(load_grads=True, observed=bool(hooks) or is_debug)
     funcs = _FunctionHeap()
     leaf_nodes = {}
     for node, grad in outputs:
@@ -486,8 +530,6 @@ def backprop_to_all(outputs, retain_grad, loss_scale):
         else:
             funcs.push(creator)
 
-    is_debug = _config.debug
-    hooks = function_hook.get_function_hooks()
     while funcs:
         func = funcs.pop()
         output_nodes, grad_outputs = grads.pop_outputs(func)
@@ -581,7 +623,9 @@ def backprop_to_inputs(output_nodes, input_nodes, initial_grads,
     """
     on_path = _nodes_between(output_nodes, input_nodes)
     input_set = set(input_nodes)
-    grads = _GradTable(load_grads=False)
+    is_debug = _config.debug
+    hooks = function_hook.get_function_hooks()
+    grads = _GradTable(load_grads=False, observed=bool(hooks) or is_debug)
     for node, grad in initial_grads.items():
         grads.accumulate(node, grad)
     funcs = _FunctionHeap()
@@ -591,8 +635,6 @@ def backprop_to_inputs(output_nodes, input_nodes, initial_grads,
             funcs.push(creator)
 
     results = {}
-    is_debug = _config.debug
-    hooks = function_hook.get_function_hooks()
     while funcs:
         func = funcs.pop()
         output_nodes, grad_outputs = grads.pop_outputs(func)

@@ -30,7 +30,7 @@ def _reduce(grad_list):
     if not grad_list:
         return None
     if len(grad_list) > 1:
-        grad_list[:] = [_backprop._sum_grads(grad_list)]
+        grad_list[:] = [_backprop._sum_grads(grad_list, True)]
     return grad_list[0]
 
 

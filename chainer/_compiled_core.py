@@ -33,7 +33,10 @@ Of a function node it uses the attributes any node has (``inputs``,
 ``outputs``, ``rank``, ``stack``, ``lazy_grad_sum``, the retention lists,
 ``_n_local_function_hooks``) and calls ``check_type_forward`` (through
 ``_check_data_type_forward``), ``forward``, ``backward`` and the in-place
-gradient protocol ``_add_grad_into`` (see :class:`chainer.FunctionNode`).
+gradient protocol ``_add_grad_into`` (see :class:`chainer.FunctionNode`;
+the attribute is ``None`` where the class's ``backward`` may not be
+bypassed, and a node with hooks of its own, the one case of an observed
+node that the compiled traversal meets, goes to ``run_backward``).
 
 The compiled core is used when the kernels are built, unless
 ``CHAINER_USE_CHAINERX_CPP`` is ``'never'`` when Chainer is imported;

@@ -72,7 +72,8 @@ class FunctionNode:
     instead of returning a new array to be added, by defining
     ``_add_grad_into(index, grad_outputs, total)``; both the Python and
     the compiled traversal call it, on a backward without double backprop,
-    debug mode or ``lazy_grad_sum``, before :meth:`backward`:
+    debug mode, function hooks or ``lazy_grad_sum``, before
+    :meth:`backward`:
 
     * with ``total=None`` when input ``index`` has no gradient yet: it
       returns that gradient as a new array, which nothing else may hold,
@@ -87,6 +88,13 @@ class FunctionNode:
     :meth:`backward` is then called for the remaining inputs only. The
     gradient given to the user is always the same as without the
     protocol, up to the rounding of a different order of additions.
+    Where the traversal is observed (a function hook, global or of the
+    node, or debug mode), every node runs :meth:`backward` and the
+    gradients of an input used several times are summed by
+    :func:`chainer.functions.add`, as in Chainer, so that the hooks see
+    the same function applications. A subclass that overrides
+    :meth:`backward` but not ``_add_grad_into`` runs its
+    :meth:`backward` always.
     """
 
     inputs = None
@@ -102,6 +110,23 @@ class FunctionNode:
     _n_local_function_hooks = 0
     # The optional in-place gradient protocol (see the class docstring).
     _add_grad_into = None
+
+    def __init_subclass__(cls, **kwargs):
+        """Drops the in-place gradient protocol a subclass cannot keep.
+
+        ``_add_grad_into`` is a shortcut of one ``backward``: a class whose
+        ``backward`` comes from below the class that gives its
+        ``_add_grad_into`` (a subclass overriding ``backward`` alone)
+        computes its gradients with that ``backward`` only. This is the
+        one place where the traversals learn whether a node's
+        ``backward`` may be bypassed; when it is observed is decided by
+        the traversal (see :mod:`chainer._backprop`).
+        """
+        super().__init_subclass__(**kwargs)
+        if cls._add_grad_into is not None and not issubclass(
+                _defining_class(cls, '_add_grad_into'),
+                _defining_class(cls, 'backward')):
+            cls._add_grad_into = None
 
     @property
     def local_function_hooks(self):
@@ -445,6 +470,15 @@ class FunctionNode:
         hooks[name].deleted(self)
         del hooks[name]
         self._n_local_function_hooks = len(hooks)
+
+
+def _defining_class(cls, name):
+    """Returns the class of ``cls.__mro__`` whose own attribute ``name`` is
+    the one ``cls`` has."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return klass
+    return object
 
 
 def _check_forward_outputs(func, outputs):

@@ -1,8 +1,12 @@
 import numpy
 
 import chainer
+from chainer import configuration
 from chainer import function_node
 from chainer.utils import type_check
+
+
+_config_local, _global_settings = configuration._entry_tables()
 
 
 class Cast(function_node.FunctionNode):
@@ -49,6 +53,10 @@ def cast(x, typ):
         dtype('float16')
 
     """
-    if x.dtype == typ and not chainer.config.enable_backprop:
+    # Under backprop a Cast node is applied even to the same dtype, as in
+    # Chainer (function hooks see it); the gradients of the linear layers
+    # read this often, hence the fast reading of the configuration.
+    if x.dtype == typ and not _config_local.__dict__.get(
+            'enable_backprop', _global_settings['enable_backprop']):
         return chainer.as_variable(x)
     return Cast(typ).apply((x,))[0]

@@ -8,10 +8,6 @@ from chainer import utils
 from chainer.utils import type_check
 
 
-def _cast(x, dtype):
-    if x.dtype == dtype:
-        return x
-    return chainer.functions.cast(x, dtype)
 
 
 def _product(a, b, trans_a, trans_b, dtype, bias=None):
@@ -53,10 +49,10 @@ class LinearFunction(function_node.FunctionNode):
         ret = []
         if 0 in indexes:
             gx, = LinearGradData().apply((W, gy))
-            ret.append(_cast(gx, x.dtype))
+            ret.append(chainer.functions.cast(gx, x.dtype))
         if 1 in indexes:
             gW, = LinearGradWeight(W.dtype).apply((x, gy))
-            ret.append(_cast(gW, W.dtype))
+            ret.append(chainer.functions.cast(gW, W.dtype))
         if 2 in indexes:
             ret.append(chainer.functions.sum(gy, axis=0))
         return ret
@@ -65,8 +61,7 @@ class LinearFunction(function_node.FunctionNode):
         # The weight gradients of a weight shared by many steps are summed
         # by the product itself, of the rows of several steps at once.
         gy = grad_outputs[0]
-        if index != 1 or gy is None \
-                or type(self).backward is not LinearFunction.backward:
+        if index != 1 or gy is None:
             return False
         x = self.get_retained_inputs()[0].array
         gy = gy.array
@@ -131,9 +126,9 @@ class LinearGradData(function_node.FunctionNode):
         ret = []
         if 0 in indexes:
             gW, = LinearGradWeight(W.dtype).apply((ggx, gy))
-            ret.append(_cast(gW, W.dtype))
+            ret.append(chainer.functions.cast(gW, W.dtype))
         if 1 in indexes:
-            ret.append(_cast(linear(ggx, W), gy.dtype))
+            ret.append(chainer.functions.cast(linear(ggx, W), gy.dtype))
         return ret
 
 
@@ -155,9 +150,9 @@ class LinearGradWeight(function_node.FunctionNode):
         ret = []
         if 0 in indexes:
             gx, = LinearGradData().apply((ggW, gy))
-            ret.append(_cast(gx, x.dtype))
+            ret.append(chainer.functions.cast(gx, x.dtype))
         if 1 in indexes:
-            ret.append(_cast(linear(x, ggW), gy.dtype))
+            ret.append(chainer.functions.cast(linear(x, ggW), gy.dtype))
         return ret
 
 

@@ -751,10 +751,12 @@ class PowVarConstGrad(function_node.FunctionNode):
         )
 
     def _exponents(self, x, *offsets):
-        # value - k for each k, of x's dtype; a NumPy scalar value counts
-        # from 1 and 2 in float64 at least, as in NumPy 1.
-        return [_preprocess_const(x, _scalar_op(operator.sub, self.value, k))
-                for k in offsets]
+        # value - k for each k, a NumPy scalar of x's dtype, so that the
+        # nodes of a double backprop read as in Chainer (``_ * 2.0``); a
+        # NumPy scalar value counts from 1 and 2 in float64 at least, as in
+        # NumPy 1.
+        return [x.dtype.type(_preprocess_const(
+            x, _scalar_op(operator.sub, self.value, k))) for k in offsets]
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
