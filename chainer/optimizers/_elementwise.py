@@ -8,6 +8,8 @@ parameter without a gradient, and launching the fused CUDA kernel. A rule
 states its state arrays, its CPU arithmetic and its kernel body.
 """
 
+import numpy
+
 from chainer import _kernels
 from chainer.backends import cuda
 from chainer import optimizer
@@ -18,6 +20,21 @@ def set_hyperparams(hyperparam, **values):
     for name, value in values.items():
         if value is not None:
             setattr(hyperparam, name, value)
+
+
+def numpy1_scalars(*values):
+    """Python numbers as NumPy 1 combined them with a 0-d array.
+
+    Chainer 7.8 ran on NumPy 1, where a Python ``float`` or ``int`` met by
+    a 0-d array (or a NumPy scalar) promotes as float64 (int64): the update
+    of a 0-d float16 or float32 parameter was computed in float64 and
+    rounded only where it was stored. NumPy 2 keeps the parameter's dtype.
+    The update rules pass their constants through this function when the
+    parameter is 0-d, so that such parameters get the original's numbers;
+    other values (NumPy scalars) are returned as they are.
+    """
+    return [numpy.float64(v) if type(v) in (int, float) else v
+            for v in values]
 
 
 def update_in_place(update, grad, *arrays):
@@ -63,7 +80,7 @@ class ElementwiseRule(optimizer.UpdateRule):
       ``grad`` and the hyperparameters and writes ``param`` and the state
       arrays (by their names), and the kernel's name.
 
-    and implement :meth:`_update_cpu`.
+    and implement :meth:`_update_cpu` and :meth:`_update_0d`.
 
     Args:
         parent_hyperparam (~chainer.optimizer.Hyperparameter): The
@@ -96,10 +113,18 @@ class ElementwiseRule(optimizer.UpdateRule):
         grad = param.grad
         if grad is None:
             return
-        self._update_cpu(param.array, grad, self.hyperparam)
+        if param.array.ndim == 0:
+            self._update_0d(param.array, grad, self.hyperparam)
+        else:
+            self._update_cpu(param.array, grad, self.hyperparam)
 
     def _update_cpu(self, p, grad, hp):
         # Updates the NumPy parameter array ``p`` (and self.state) in place.
+        raise NotImplementedError
+
+    def _update_0d(self, p, grad, hp):
+        # Updates a 0-d ``p`` as Chainer 7.8 did on NumPy 1, with the
+        # constants from numpy1_scalars.
         raise NotImplementedError
 
     def update_core_gpu(self, param):

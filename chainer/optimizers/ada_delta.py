@@ -4,6 +4,7 @@ import numpy
 
 from chainer.backends import cuda
 from chainer import optimizer
+from chainer.optimizers import _elementwise
 
 
 _default_hyperparam = optimizer.Hyperparameter()
@@ -52,6 +53,16 @@ class AdaDeltaRule(optimizer.UpdateRule):
             return
         rho, eps = self.hyperparam.rho, self.hyperparam.eps
         msg, msdx = self.state['msg'], self.state['msdx']
+        if param.array.ndim == 0:
+            # As Chainer 7.8 on NumPy 1: see _elementwise.numpy1_scalars.
+            rho, eps = _elementwise.numpy1_scalars(rho, eps)
+            msg *= rho
+            msg += (1 - rho) * grad * grad
+            dx = numpy.sqrt((msdx + eps) / (msg + eps)) * grad
+            msdx *= rho
+            msdx += (1 - rho) * dx * dx
+            param.array -= dx
+            return
         msg *= rho
         work = numpy.multiply(grad, 1 - rho, out=numpy.empty_like(grad))
         work *= grad

@@ -44,6 +44,12 @@ class AdaGradRule(_elementwise.ElementwiseRule):
         numpy.divide(numpy.multiply(grad, hp.lr), work, out=work)
         p -= work
 
+    def _update_0d(self, p, grad, hp):
+        lr, eps = _elementwise.numpy1_scalars(hp.lr, hp.eps)
+        h = self.state['h']
+        h += grad * grad
+        p -= lr * grad / (numpy.sqrt(h) + eps)
+
 
 class AdaGrad(optimizer.GradientMethod):
     """AdaGrad (Duchi et al., 2011).

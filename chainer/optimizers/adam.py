@@ -143,6 +143,10 @@ class AdamRule(optimizer.UpdateRule):
         state = self.state
         m, v = state['m'], state['v']
         vhat = state['vhat'] if hp.amsgrad else None
+        if m.ndim == 0:
+            self._update_0d(param.array, grad.astype(dtype, copy=False),
+                            m, v, vhat, dtype)
+            return
         if _elementwise.update_in_place(
                 lambda k: k.adam_update(
                     param.array, numpy.asarray(grad, order='C'), m, v, vhat,
@@ -182,6 +186,27 @@ class AdamRule(optimizer.UpdateRule):
         if decay != 1:
             p *= decay
         p -= work
+
+    def _update_0d(self, p, grad, m, v, vhat, dtype):
+        # As Chainer 7.8 on NumPy 1: see _elementwise.numpy1_scalars.
+        hp = self.hyperparam
+        beta1, beta2, eps, eta, alpha_t = _elementwise.numpy1_scalars(
+            hp.beta1, hp.beta2, hp.eps, hp.eta, self.alpha_t)
+        m += (1 - beta1) * (grad - m)
+        v += (1 - beta2) * (grad * grad - v)
+        if hp.amsgrad:
+            numpy.maximum(vhat, v, out=vhat)
+        else:
+            vhat = v
+        step = alpha_t / (numpy.sqrt(vhat.astype(dtype, copy=False)) + eps)
+        if hp.adabound:
+            step = numpy.clip(step, *self.bounds)
+        decay, = _elementwise.numpy1_scalars(
+            1.0 - hp.eta * hp.weight_decay_rate)
+        if decay == 1:
+            p -= eta * (step * m)
+        else:
+            p[...] = decay * p - eta * (step * m)
 
     def update_core_gpu(self, param):
         grad = param.grad

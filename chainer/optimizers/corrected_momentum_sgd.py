@@ -41,6 +41,13 @@ class CorrectedMomentumSGDRule(_elementwise.ElementwiseRule):
         v -= grad
         p += numpy.multiply(v, hp.lr)
 
+    def _update_0d(self, p, grad, hp):
+        lr, momentum = _elementwise.numpy1_scalars(hp.lr, hp.momentum)
+        v = self.state['v']
+        v *= momentum
+        v -= grad
+        p += lr * v
+
 
 class CorrectedMomentumSGD(optimizer.GradientMethod):
     """Momentum SGD with the learning rate applied after the momentum.

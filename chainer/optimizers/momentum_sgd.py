@@ -46,6 +46,13 @@ class MomentumSGDRule(_elementwise.ElementwiseRule):
         v -= numpy.multiply(grad, hp.lr)
         p += v
 
+    def _update_0d(self, p, grad, hp):
+        lr, momentum = _elementwise.numpy1_scalars(hp.lr, hp.momentum)
+        v = self.state['v']
+        v *= momentum
+        v -= lr * grad
+        p += v
+
 
 class MomentumSGD(optimizer.GradientMethod):
     """Stochastic gradient descent with momentum.

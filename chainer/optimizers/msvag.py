@@ -4,6 +4,7 @@ import numpy
 
 from chainer.backends import cuda
 from chainer import optimizer
+from chainer.optimizers import _elementwise
 from chainer import serializer as serializer_module
 
 
@@ -89,6 +90,9 @@ class MSVAGRule(optimizer.UpdateRule):
         beta_power, rho = self._factors()
         m, v = self.state['m'], self.state['v']
         p = param.array
+        if p.ndim == 0:
+            self._update_0d(p, grad, m, v, beta_power, rho)
+            return
         work = numpy.subtract(grad, m, out=numpy.empty_like(grad))
         work *= 1 - hp.beta
         m += work
@@ -112,6 +116,24 @@ class MSVAGRule(optimizer.UpdateRule):
             mt += numpy.multiply(p, hp.weight_decay_rate)
         mt *= hp.eta
         p -= mt
+        self.beta_power *= hp.beta
+
+    def _update_0d(self, p, grad, m, v, beta_power, rho):
+        # As Chainer 7.8 on NumPy 1: see _elementwise.numpy1_scalars.
+        hp = self.hyperparam
+        beta, lr, eta, weight_decay_rate, beta_power, rho = (
+            _elementwise.numpy1_scalars(
+                hp.beta, hp.lr, hp.eta, hp.weight_decay_rate, beta_power,
+                rho))
+        m += (1 - beta) * (grad - m)
+        v += (1 - beta) * (grad * grad - v)
+        mt = m / (1 - beta_power)
+        mt2 = mt ** 2
+        s = (v / (1 - beta_power) - mt2) / (1 - rho)
+        factor = numpy.clip(mt2 / (mt2 + rho * s), 0, 1)
+        if numpy.isnan(factor):
+            factor = 0
+        p -= eta * (lr * mt * factor + weight_decay_rate * p)
         self.beta_power *= hp.beta
 
     def update_core_gpu(self, param):

@@ -47,6 +47,14 @@ class NesterovAGRule(_elementwise.ElementwiseRule):
         numpy.multiply(grad, (1 + momentum) * lr, out=work)
         p -= work
 
+    def _update_0d(self, p, grad, hp):
+        lr, momentum = _elementwise.numpy1_scalars(hp.lr, hp.momentum)
+        v = self.state['v']
+        v *= momentum
+        v -= lr * grad
+        p += momentum * momentum * v
+        p -= (1 + momentum) * lr * grad
+
 
 class NesterovAG(optimizer.GradientMethod):
     """Nesterov's accelerated gradient (Sutskever et al., 2013).

@@ -4,6 +4,7 @@ import numpy
 
 from chainer.backends import cuda
 from chainer import optimizer
+from chainer.optimizers import _elementwise
 
 
 _default_hyperparam = optimizer.Hyperparameter()
@@ -68,6 +69,17 @@ class RMSpropRule(optimizer.UpdateRule):
         hp = self.hyperparam
         eps = _checked_eps(hp, grad.dtype)
         ms = self.state['ms']
+        if ms.ndim == 0:
+            # As Chainer 7.8 on NumPy 1: see _elementwise.numpy1_scalars.
+            alpha, lr = _elementwise.numpy1_scalars(hp.alpha, hp.lr)
+            ms *= alpha
+            ms += (1 - alpha) * grad * grad
+            if hp.eps_inside_sqrt:
+                denom = numpy.sqrt(ms + eps)
+            else:
+                denom = numpy.sqrt(ms) + eps
+            param.array -= lr * grad / denom
+            return
         ms *= hp.alpha
         work = numpy.multiply(
             grad, 1 - hp.alpha, out=numpy.empty_like(grad))

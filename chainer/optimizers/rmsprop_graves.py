@@ -4,6 +4,7 @@ import numpy
 
 from chainer.backends import cuda
 from chainer import optimizer
+from chainer.optimizers import _elementwise
 
 
 _default_hyperparam = optimizer.Hyperparameter()
@@ -63,6 +64,18 @@ class RMSpropGravesRule(optimizer.UpdateRule):
             return
         hp = self.hyperparam
         n, g, delta = self.state['n'], self.state['g'], self.state['delta']
+        if n.ndim == 0:
+            # As Chainer 7.8 on NumPy 1: see _elementwise.numpy1_scalars.
+            alpha, momentum, lr, eps = _elementwise.numpy1_scalars(
+                hp.alpha, hp.momentum, hp.lr, hp.eps)
+            n *= alpha
+            n += (1 - alpha) * grad * grad
+            g *= alpha
+            g += (1 - alpha) * grad
+            delta *= momentum
+            delta -= lr * grad / numpy.sqrt(n - g * g + eps)
+            param.array += delta
+            return
         n *= hp.alpha
         work = numpy.multiply(
             grad, 1 - hp.alpha, out=numpy.empty_like(grad))

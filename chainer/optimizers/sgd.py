@@ -33,6 +33,11 @@ class SGDRule(optimizer.UpdateRule):
         grad = param.grad
         if grad is None:
             return
+        if param.array.ndim == 0:
+            # As Chainer 7.8 on NumPy 1: see _elementwise.numpy1_scalars.
+            lr, = _elementwise.numpy1_scalars(self.hyperparam.lr)
+            param.array -= lr * grad
+            return
         if _elementwise.update_in_place(
                 lambda k: k.sgd_update(
                     param.array, numpy.asarray(grad, order='C'),

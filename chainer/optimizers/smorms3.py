@@ -72,6 +72,18 @@ class SMORMS3Rule(_elementwise.ElementwiseRule):
         mem *= keep
         mem += 1
 
+    def _update_0d(self, p, grad, hp):
+        # As in the original, the states become NumPy float64 scalars.
+        lr, eps, one = _elementwise.numpy1_scalars(hp.lr, hp.eps, 1)
+        mem, g, g2 = self.state['mem'], self.state['g'], self.state['g2']
+        r = one / (mem + one)
+        g = (one - r) * g + r * grad
+        g2 = (one - r) * g2 + r * grad * grad
+        x = g * g / (g2 + eps)
+        p -= grad * numpy.minimum(x, lr) / (numpy.sqrt(g2) + eps)
+        self.state['mem'] = one + mem * (one - x)
+        self.state['g'], self.state['g2'] = g, g2
+
 
 class SMORMS3(optimizer.GradientMethod):
     """SMORMS3 (Simon Funk's "RMSprop loses to SMORMS3", 2015).

@@ -156,6 +156,22 @@ def check_update_matches_chainer_7_8(case, name, dtype, original_updates,
         numpy.testing.assert_allclose(actual, expected, rtol=rtol)
 
 
+def check_zero_dimensional_update_matches_chainer_7_8(
+        case, name, dtype, original_updates):
+    # The run of fixtures/make_fixture.py's run_0d.
+    rng = numpy.random.RandomState(2)
+    link = chainer.Link()
+    with link.init_scope():
+        link.p = chainer.Parameter(numpy.array(rng.randn(), dtype))
+    opt = case[0]().setup(link)
+    for _ in range(6):
+        link.p.grad = numpy.array(rng.randn(), dtype)
+        opt.update()
+    assert link.p.array.shape == () and link.p.dtype == dtype
+    expected = original_updates[numpy.dtype(dtype).name + '_0d', name]
+    numpy.testing.assert_array_equal(link.p.array, expected)
+
+
 def check_defaults_and_proxies(cls, defaults):
     opt = cls()
     for key, value in defaults.items():
@@ -200,6 +216,8 @@ class _Helpers:
         check_update_with_weight_decay_hook)
     check_update_matches_chainer_7_8 = staticmethod(
         check_update_matches_chainer_7_8)
+    check_zero_dimensional_update_matches_chainer_7_8 = staticmethod(
+        check_zero_dimensional_update_matches_chainer_7_8)
     check_defaults_and_proxies = staticmethod(check_defaults_and_proxies)
     check_gpu_update_matches_cpu = staticmethod(check_gpu_update_matches_cpu)
 
@@ -212,8 +230,10 @@ def updates():
 
 @pytest.fixture(scope='session')
 def original_updates():
-    """``{(dtype name, case name): final weight and bias, flattened}``."""
+    """``{(dtype name, case name): final weight and bias, flattened}``,
+    and ``{(dtype name + '_0d', case name): final 0-d parameter}``."""
     with numpy.load(FIXTURE) as f:
-        return {(dtype, name): row
+        return {(key, name): row
                 for dtype in ('float32', 'float16')
-                for name, row in zip(f[dtype + '_names'], f[dtype])}
+                for key in (dtype, dtype + '_0d')
+                for name, row in zip(f[dtype + '_names'], f[key])}

@@ -42,6 +42,12 @@ def test_update_matches_chainer_7_8(updates, name, fixture_dtype,
         CASES[name], name, fixture_dtype, original_updates)
 
 
+def test_zero_dimensional_update_matches_chainer_7_8(
+        updates, name, fixture_dtype, original_updates):
+    updates.check_zero_dimensional_update_matches_chainer_7_8(
+        CASES[name], name, fixture_dtype, original_updates)
+
+
 @pytest.mark.parametrize('cls', list(DEFAULTS), ids=lambda c: c.__name__)
 def test_defaults_and_proxies(updates, cls):
     updates.check_defaults_and_proxies(cls, DEFAULTS[cls])
