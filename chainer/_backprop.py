@@ -46,7 +46,11 @@ def _sum_grads(grads, as_node=False):
         total = numpy.asarray(total)
     for g in grads[2:]:
         total += g._data
-    return chainer.variable.Variable(total)
+    total = chainer.variable.Variable(total)
+    if grads[0]._layout is not None:
+        # As F.add would, the sum keeps the memory layout of the gradients.
+        chainer.variable._give_layout(total, grads[0]._layout)
+    return total
 
 
 def _add_into_sums(func, indexes, grad_outputs, grad_inputs, table):

@@ -15,15 +15,21 @@ once, by :func:`install`:
 * the classes ``Variable``, ``VariableNode`` and ``numpy.ndarray``, whose
   ``__slots__`` it reads and writes at their offsets: ``Variable._data``,
   ``_node``, ``_grad_var``, ``_requires_grad``, ``_loss_scale``;
-  ``VariableNode._variable``, ``_creator_node``, ``data``, ``_rank``,
+  ``VariableNode._variable``, ``_creator_node``, ``_data``, ``_rank``,
   ``name``, ``_requires_grad``, ``dtype``, ``shape``,
-  ``_old_style_grad_generator``;
+  ``_old_style_grad_generator``, ``_layout``;
 * the configuration tables (the thread's ``chainer.config`` entries and the
   global ones) and the thread's function hooks;
 * the Python core's functions it hands cases to (``python_apply``,
   ``python_backprop_to_all``, ``run_backward``) or takes rules from
   (``check_forward_outputs``, ``normalize_grad_inputs``, ``as_grad_var``,
   ``check_grad_type``, ``no_output_grad_error``);
+* memory layouts (:mod:`chainer.memory_layouts`): the list
+  ``variable._layouts_in_use``, empty until the process makes its first
+  non-standard layout; once it is not, an input whose ``_layout`` is not
+  ``None`` sends the call to ``python_apply``, and the outputs of a node
+  whose forward set ``_output_layouts`` get them from
+  ``function_node._give_output_layouts``;
 * the gradient table class ``_backprop._GradTable``, whose three dicts
   (``grads``, ``sums``, ``pending``) it reads and writes as the class does,
   and whose methods ``pop``, ``sum_list`` and ``defer`` it calls for what is
@@ -83,6 +89,8 @@ def _python_parts():
         'base_backward_accumulate':
             function_node.FunctionNode.backward_accumulate,
         'no_output_grad_error': _backprop._raise_no_output_grad,
+        'layouts_in_use': variable._layouts_in_use,
+        'give_output_layouts': function_node._give_output_layouts,
     }
 
 

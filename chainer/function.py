@@ -11,6 +11,9 @@ import weakref
 from chainer._backprop_mode import force_backprop_mode  # NOQA
 from chainer._backprop_mode import no_backprop_mode  # NOQA
 from chainer.backends import cuda
+# Chainer's first versions defined FunctionHook here; code still imports
+# it from this module.
+from chainer.function_hook import FunctionHook  # NOQA
 from chainer import function_node
 from chainer import variable
 

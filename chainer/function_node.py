@@ -6,6 +6,7 @@ import weakref
 
 import numpy
 
+import chainer
 from chainer import _backprop
 from chainer import backend
 from chainer.backends import cuda
@@ -21,6 +22,7 @@ _init_variable = variable._init_variable
 _new_object = object.__new__
 _config_local, _global_settings = configuration._entry_tables()
 _hooks_local = function_hook._thread_local
+_layouts_in_use = variable._layouts_in_use
 
 
 class FunctionNode:
@@ -110,6 +112,13 @@ class FunctionNode:
     _n_local_function_hooks = 0
     # The optional in-place gradient protocol (see the class docstring).
     _add_grad_into = None
+    # The memory layouts of the inputs and outputs, where one is not the
+    # standard one (see input_layouts and output_layouts).
+    _input_layouts = None
+    _output_layouts = None
+    #: The ChainerX device of a node run on ChainerX arrays: always ``None``
+    #: (ChainerX is not available).
+    chainerx_device = None
 
     def __init_subclass__(cls, **kwargs):
         """Drops the in-place gradient protocol a subclass cannot keep.
@@ -157,6 +166,52 @@ class FunctionNode:
             out_data[index] = data
         return tuple(out_data)
 
+    @property
+    def input_layouts(self):
+        """tuple: The memory layouts of the inputs, set by :meth:`apply`.
+
+        ``None`` stands for the standard layout. Where an input has a
+        non-standard one, the layouts are known from the start of
+        :meth:`apply` (:meth:`check_layout_forward` and :meth:`forward`
+        may read them); otherwise, once the node is in the graph.
+
+        Raises:
+            AssertionError: if they are not known yet.
+        """
+        layouts = self._input_layouts
+        if layouts is None:
+            layouts = _standard_layouts(self.inputs, 'input_layouts')
+        return layouts
+
+    @property
+    def output_layouts(self):
+        """tuple: The memory layouts of the outputs.
+
+        :meth:`forward` may set it (a tuple, one layout per output) to give
+        its outputs non-standard layouts; by default the outputs of an
+        element-wise function (:attr:`is_elementwise`) take the layout of
+        the first input and the others the standard one (``None``).
+
+        Raises:
+            AssertionError: if read before it is known, or set to something
+                other than a tuple.
+        """
+        layouts = self._output_layouts
+        if layouts is None:
+            layouts = _standard_layouts(self.outputs, 'output_layouts')
+        return layouts
+
+    @output_layouts.setter
+    def output_layouts(self, layouts):
+        if not isinstance(layouts, tuple):
+            raise AssertionError(
+                'output_layouts must be a tuple, not {}'.format(
+                    type(layouts)))
+        if not _layouts_in_use and any(
+                [layout is not None for layout in layouts]):
+            _layouts_in_use.append(True)
+        self._output_layouts = layouts
+
     def __call__(self, *args, **kwargs):
         """Raises RuntimeError: a node is run by :meth:`apply`, not called.
         """
@@ -199,9 +254,15 @@ class FunctionNode:
         in_data = tuple(in_data)
         local = _config_local.__dict__
         settings = _global_settings
+        layouts = _nonstandard_layouts(input_vars) if _layouts_in_use \
+            else None
+        if layouts is not None:
+            self._input_layouts = layouts
 
         if local.get('type_check', settings['type_check']):
             self._check_data_type_forward(in_data)
+        if layouts is not None:
+            self.check_layout_forward(input_vars)
 
         # The thread's hooks without the call of get_function_hooks (None
         # until the thread registers one).
@@ -247,6 +308,8 @@ class FunctionNode:
             ret = tuple([
                 init(_new_object(_Variable), y, None, requires_grad)
                 for y in outputs])
+        if _layouts_in_use:
+            _give_output_layouts(self, ret)
 
         if local.get('enable_backprop', settings['enable_backprop']):
             self._link(input_vars, ret, outputs, local)
@@ -275,18 +338,23 @@ class FunctionNode:
         retained = self._input_indexes_to_retain
         if retained is not None:
             for index in retained:
-                input_nodes[index].data = input_vars[index]._data
+                input_nodes[index]._data = input_vars[index]._data
         retained = self._output_indexes_to_retain
         if retained is not None:
             data = []
             for index in retained:
-                output_vars[index]._node.data = outputs[index]
+                output_vars[index]._node._data = outputs[index]
                 data.append(outputs[index])
             self._retained_output_data = tuple(data)
         self.lazy_grad_sum = local.get(
             'lazy_grad_sum', _global_settings['lazy_grad_sum'])
 
     def _check_data_type_forward(self, in_data):
+        layouts = self._input_layouts
+        if layouts is not None:
+            # Inputs of a non-standard layout are checked by their
+            # semantic shapes.
+            in_data = _semantic_arrays(in_data, layouts)
         thread_state = type_check._thread_local
         thread_state.light_depth += 1
         try:
@@ -313,6 +381,38 @@ class FunctionNode:
                 of the inputs.
         """
 
+    def check_layout_forward(self, inputs):
+        """Checks the memory layouts of the inputs before :meth:`forward`.
+
+        :meth:`apply` calls it when an input has a non-standard layout
+        (see :mod:`chainer.memory_layouts`). By default an element-wise
+        function (:attr:`is_elementwise`) accepts inputs of one layout, and
+        any other function only the standard layout. A function that works
+        on other layouts overrides it, and sets :attr:`output_layouts` in
+        :meth:`forward`.
+
+        Args:
+            inputs (tuple of Variable): The input variables.
+
+        Raises:
+            RuntimeError: if the layouts are not accepted.
+        """
+        layouts = [x.layout for x in inputs]
+        if self.is_elementwise:
+            if all([layout == layouts[0] for layout in layouts]):
+                return
+            problem = 'mixed memory layouts were given to an elementwise ' \
+                'function'
+        else:
+            if all([layout is None for layout in layouts]):
+                return
+            problem = 'non-standard layouts were given to a function ' \
+                'without explicit `check_layout_forward` implementation'
+        raise RuntimeError(
+            'Inputs with {}.\nFunction: {}\nInput layouts: {}\n'.format(
+                problem, self.label,
+                ', '.join([str(layout) for layout in layouts])))
+
     def forward(self, inputs):
         """Runs the computation on raw arrays.
 
@@ -337,6 +437,22 @@ class FunctionNode:
     def forward_gpu(self, inputs):
         """Computes the outputs from CuPy arrays."""
         raise NotImplementedError()
+
+    def forward_chainerx(self, inputs):
+        """Computes the outputs from ChainerX arrays.
+
+        ChainerX is not available (:func:`chainerx.is_available` is
+        ``False``), so :meth:`apply` never calls it; this default says that
+        the node falls back to :meth:`forward`, as a node without a
+        ChainerX implementation does.
+
+        Args:
+            inputs (tuple of arrays): The input arrays.
+
+        Returns:
+            ``chainer.Fallback``.
+        """
+        return chainer.Fallback
 
     def retain_inputs(self, indexes):
         """Keeps the given inputs for backward; call it in forward.
@@ -402,7 +518,7 @@ class FunctionNode:
             return ()
         # An input given as None stays None.
         return tuple([
-            None if inputs[index].data is None
+            None if inputs[index]._data is None
             else inputs[index].get_variable() for index in indexes])
 
     def get_retained_outputs(self):
@@ -481,6 +597,52 @@ def _defining_class(cls, name):
     return object
 
 
+def _nonstandard_layouts(input_vars):
+    """The layouts of the inputs, or ``None`` if all are standard."""
+    for x in input_vars:
+        if x._layout is not None:
+            return tuple([x._layout for x in input_vars])
+    return None
+
+
+def _standard_layouts(nodes, name):
+    # The layouts of a node's inputs or outputs, all standard, where only
+    # their number is recorded.
+    if nodes is None:
+        raise AssertionError(
+            '{} are not known before the function node is applied'.format(
+                name))
+    return (None,) * len(nodes)
+
+
+def _semantic_arrays(arrays, layouts):
+    """Views of raw arrays in the semantic (channel-first) axis order."""
+    transpose = chainer.memory_layouts._transpose_array
+    return tuple([
+        x if layout is None or x is None else transpose(x, layout, None)
+        for x, layout in zip(arrays, layouts)])
+
+
+def _give_output_layouts(func, output_vars):
+    """Gives the outputs of ``func`` the layouts it decided on.
+
+    An element-wise function passes the layout of its first input on; any
+    other gives what its forward set in ``output_layouts`` (standard by
+    default).
+    """
+    input_layouts = func._input_layouts
+    if func.is_elementwise and input_layouts is not None:
+        layouts = (input_layouts[0],) * len(output_vars)
+        func._output_layouts = layouts
+    else:
+        layouts = func._output_layouts
+        if layouts is None:
+            return
+    for y, layout in zip(output_vars, layouts):
+        if layout is not None:
+            variable._give_layout(y, layout)
+
+
 def _check_forward_outputs(func, outputs):
     """Raises TypeError unless ``outputs`` is a tuple of arrays or None."""
     if type(outputs) is not tuple:
@@ -518,6 +680,26 @@ class Addend:
     def add_to(self, total):
         """Adds the gradient to the array ``total`` in place."""
         raise NotImplementedError
+
+
+def static_forward_optimizations(func, inputs):
+    """Runs the forward computation of a function node inside a schedule.
+
+    While a static schedule is being recorded, every function node applied
+    by the chain becomes a step of the schedule; this helper computes the
+    node's outputs from its input arrays, as the replay does.
+
+    Args:
+        func (~chainer.FunctionNode): The function node.
+        inputs (tuple of arrays): Its input arrays.
+
+    Returns:
+        tuple of arrays: The outputs of ``func``.
+    """
+    schedule = configuration.config.schedule_func
+    if schedule is not None and schedule.verbosity_level >= 2:
+        print('Adding to the static schedule: {}'.format(func.label))
+    return func.forward(tuple(inputs))
 
 
 def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,

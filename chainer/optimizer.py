@@ -218,7 +218,12 @@ class UpdateRule:
             return
         self.t += 1
         with param.device.create_context():
-            self._update(param)
+            if param._layout is None:
+                self._update(param)
+            else:
+                # The rule works on the raw arrays.
+                with variable._AllowArrayAccessWithNonstandardLayout():
+                    self._update(param)
 
     def _update(self, param):
         loss_scale = param._loss_scale
@@ -662,13 +667,15 @@ class GradientMethod(Optimizer):
         """Gives zero gradients to initialized parameters that have none.
 
         Called before and after the update and after each hook, so hooks
-        and rules always see gradient arrays.
+        and rules always see gradient arrays (in the memory layout of their
+        parameter).
         """
-        for param in self.target.params(False):
-            if param.grad is None:
-                device = param.device
-                with device.create_context():
-                    param.grad = device.xp.zeros_like(param.array)
+        with variable._AllowArrayAccessWithNonstandardLayout():
+            for param in self.target.params(False):
+                if param.grad is None:
+                    device = param.device
+                    with device.create_context():
+                        param.grad = device.xp.zeros_like(param.array)
 
     def call_hook(self, hook):
         super().call_hook(hook)

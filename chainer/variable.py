@@ -1,5 +1,6 @@
 """Variables: the arrays of a define-by-run computational graph."""
 
+import threading
 import warnings
 import weakref
 
@@ -16,6 +17,70 @@ from chainer.utils import argument
 
 
 _ARRAY_TYPES = backend._ARRAY_TYPES
+
+# Empty until the process makes its first variable of a non-standard memory
+# layout (see :mod:`chainer.memory_layouts`) or a function node declares
+# one for its outputs; until then the autograd cores, the compiled one
+# included, skip every layout check. It only ever grows.
+_layouts_in_use = []
+
+_thread_local = threading.local()
+
+
+def _raw_shape(shape, layout):
+    """The shape an array of ``layout`` is stored in, from its semantic
+    shape."""
+    return chainer.memory_layouts._transpose_shape(shape, None, layout)
+
+
+def _semantic_shape(shape, layout):
+    """The semantic (channel-first) shape of a raw shape of ``layout``."""
+    return chainer.memory_layouts._transpose_shape(shape, layout, None)
+
+
+def _give_layout(var, layout):
+    """Makes the array of a new variable (and its gradient) count as stored
+    in the non-standard ``layout``."""
+    if not _layouts_in_use:
+        _layouts_in_use.append(True)
+    var._layout = layout
+    node = var._node
+    node._layout = layout
+    data = var._data
+    if data is not None:
+        node.shape = _semantic_shape(data.shape, layout)
+    grad_var = var._grad_var
+    if grad_var is not None and grad_var._layout is None:
+        _give_layout(grad_var, layout)
+
+
+class _AllowArrayAccessWithNonstandardLayout:
+    """Context manager that lets the code within it read and set ``array``,
+    ``data`` and ``grad`` of variables with a non-standard layout (the raw
+    arrays)."""
+
+    def __enter__(self):
+        self._old = _allow_array_access_with_nonstandard_layout()
+        _thread_local.allow_array_access_with_nonstandard_layout = True
+
+    def __exit__(self, typ, value, traceback):
+        _thread_local.allow_array_access_with_nonstandard_layout = self._old
+
+
+def _allow_array_access_with_nonstandard_layout():
+    """Whether this thread is within
+    :class:`_AllowArrayAccessWithNonstandardLayout`."""
+    return getattr(
+        _thread_local, 'allow_array_access_with_nonstandard_layout', False)
+
+
+def _check_layout_access(var, what):
+    # Raises unless the arrays of ``var`` may be used directly.
+    if var._layout is not None and not (
+            _allow_array_access_with_nonstandard_layout()):
+        raise RuntimeError(
+            'Cannot directly {} a variable with non-standard '
+            'layout.'.format(what))
 
 
 def _grad_error_prefix(func):
@@ -65,7 +130,11 @@ def _check_grad_type(func, x, is_node_x, gx):
             _grad_error_prefix(func)
             + 'Dtype of data and grad mismatch\ngrad: {} != data: {}'.format(
                 gx.dtype, x_dtype))
-    if x_shape is not None and gx.shape != x_shape:
+    if x_shape is not None and gx.shape != x_shape and not (
+            is_node_x and x._layout is not None
+            and gx.shape == _raw_shape(x_shape, x._layout)):
+        # A gradient has the raw shape; a node of a non-standard layout
+        # records the semantic one.
         raise ValueError(
             _grad_error_prefix(func)
             + 'Shape of data and grad mismatch\ngrad: {} != data: {}'.format(
@@ -85,15 +154,15 @@ class VariableNode:
 
     Attributes:
         dtype: Data type of the variable's array.
-        shape (tuple): Shape of the variable's array.
-        data: The array retained for backward, or ``None``.
+        shape (tuple): Shape of the variable's array (the semantic shape,
+            for a variable of a non-standard memory layout).
         name (str): A label for the variable.
     """
 
     __slots__ = (
-        '_variable', '_creator_node', 'data', '_rank', 'name',
+        '_variable', '_creator_node', '_data', '_rank', 'name',
         '_requires_grad', 'dtype', 'shape', '_old_style_grad_generator',
-        '__weakref__')
+        '_layout', '__weakref__')
 
     def __init__(self, variable, name, **kwargs):
         if kwargs:
@@ -104,11 +173,12 @@ class VariableNode:
         # The fields _init_variable gives the node of a new variable.
         self._variable = weakref.ref(variable)
         self._creator_node = None
-        self.data = None
+        self._data = None
         self._rank = 0
         self.name = name
         self._requires_grad = variable._requires_grad
         self._old_style_grad_generator = None
+        self._layout = variable._layout
         self._update_data_info(variable._data)
 
     @property
@@ -133,6 +203,20 @@ class VariableNode:
     @creator_node.setter
     def creator_node(self, func):
         self.set_creator_node(func)
+
+    @property
+    def data(self):
+        """The array retained for backward, or ``None``.
+
+        Setting it also sets :attr:`dtype` and :attr:`shape` from the new
+        array (both ``None`` for ``None``).
+        """
+        return self._data
+
+    @data.setter
+    def data(self, data):
+        self._data = data
+        self._update_data_info(data)
 
     @property
     def grad(self):
@@ -174,7 +258,7 @@ class VariableNode:
         if var is not None:
             return var
         var = Variable._init_unchecked(
-            self.data, name=self.name, requires_grad=self._requires_grad,
+            self._data, name=self.name, requires_grad=self._requires_grad,
             node=self)
         return var
 
@@ -208,17 +292,20 @@ class VariableNode:
         if var is None:
             raise RuntimeError('cannot retain variable data: the variable '
                                'has been already released')
-        self.data = var._data
+        self._data = var._data
 
     def _update_data_info(self, data):
+        # ``data`` is the raw array; the node records the semantic shape.
         if data is None:
             self.dtype = None
             self.shape = None
         else:
             self.dtype = data.dtype
-            self.shape = data.shape
-        if self.data is not None:
-            self.data = data
+            layout = self._layout
+            self.shape = data.shape if layout is None else (
+                _semantic_shape(data.shape, layout))
+        if self._data is not None:
+            self._data = data
 
     def _set_grad_var_if_available(self, grad_var):
         var = self._variable()
@@ -249,7 +336,8 @@ def _init_variable(var, data, name, requires_grad, node=None):
         name (str): Its name.
         requires_grad (bool): Whether backprop computes its gradient.
         node (VariableNode): An existing node whose variable is gone, to
-            stand for ``var``; by default a new node is made.
+            stand for ``var`` (with the node's memory layout); by default
+            a new node is made, of the standard layout.
 
     Returns:
         Variable: ``var``.
@@ -262,11 +350,12 @@ def _init_variable(var, data, name, requires_grad, node=None):
         node = _new_object(VariableNode)
         node._variable = weakref.ref(var)
         node._creator_node = None
-        node.data = None
+        node._data = None
         node._rank = 0
         node.name = name
         node._requires_grad = requires_grad
         node._old_style_grad_generator = None
+        node._layout = None
         if data is None:
             node.dtype = None
             node.shape = None
@@ -275,13 +364,15 @@ def _init_variable(var, data, name, requires_grad, node=None):
             node.shape = data.shape
     else:
         node._variable = weakref.ref(var)
+        if node._layout is not None:
+            var._layout = node._layout
     var._node = node
     return var
 
 
 def _format_repr(var, sep, show_empty_shape):
     prefix = 'variable ' + var.name if var.name else 'variable'
-    data = var._data
+    data = var.array
     if data is None:
         return prefix + '(None)'
     if isinstance(data, cuda.ndarray):
@@ -316,6 +407,15 @@ class Variable:
         grad: The initial gradient array.
         requires_grad (bool): Whether the gradient of this variable is
             computed during backprop.
+        layout: The memory layout ``data`` (and ``grad``) are stored in:
+            ``None``, the standard one, or a name of
+            :mod:`chainer.memory_layouts`. A variable of a non-standard
+            layout reports its semantic (channel-first) :attr:`shape`,
+            refuses direct access to its arrays (use :attr:`raw_array`)
+            and is accepted only by the element-wise functions and the
+            functions that declare layouts of their own
+            (:meth:`~chainer.FunctionNode.check_layout_forward`);
+            :meth:`as_layout` converts between layouts.
 
     Example:
         >>> x = chainer.Variable(numpy.array([1., 2.], numpy.float32))
@@ -333,10 +433,12 @@ class Variable:
     # Make NumPy call the reflected operators of Variable.
     __array_priority__ = 200
 
-    # Variables never hold ChainerX arrays here, and arrays are always in
-    # the standard layout; code written for Chainer 7 reads these.
+    # Variables never hold ChainerX arrays here; code written for Chainer 7
+    # reads this.
     _has_chainerx_array = False
-    layout = None
+
+    # The memory layout of the array, when it is not the standard one.
+    _layout = None
 
     # The device given to to_device, if any (see ``device``).
     _device = None
@@ -347,8 +449,9 @@ class Variable:
     _data_sharers = None
 
     def __init__(self, data=None, **kwargs):
-        name, grad, requires_grad = argument.parse_kwargs(
+        name, grad, requires_grad, layout = argument.parse_kwargs(
             kwargs, ('name', None), ('grad', None), ('requires_grad', True),
+            ('layout', None),
             volatile='volatile argument is not supported anymore. '
             'Use chainer.using_config')
         if data is not None and not isinstance(data, _ARRAY_TYPES):
@@ -358,16 +461,20 @@ class Variable:
         _init_variable(self, data, name, requires_grad)
         if grad is not None:
             self._grad_var = Variable(grad)
+        if layout is not None:
+            _give_layout(self, layout)
 
     @classmethod
     def _init_unchecked(cls, data=None, name=None, grad=None,
                         requires_grad=True, node=None,
-                        is_chainerx_array=None):
+                        is_chainerx_array=None, layout=None):
         # Chainer 7's constructor without checks; given ``node``, the new
         # variable takes the place of the node's lost variable.
         var = _init_variable(cls.__new__(cls), data, name, requires_grad, node)
         if grad is not None:
             var._grad_var = Variable(grad)
+        if layout is not None and var._layout is None:
+            _give_layout(var, layout)
         return var
 
     def __copy__(self):
@@ -376,6 +483,8 @@ class Variable:
         _init_variable(new, self._data, self.name, self._requires_grad)
         new._grad_var = self._grad_var
         new._loss_scale = self._loss_scale
+        if self._layout is not None:
+            _give_layout(new, self._layout)
         sharers = self._data_sharers
         if sharers is None:
             sharers = [weakref.ref(self)]
@@ -387,7 +496,7 @@ class Variable:
 
     def __reduce__(self):
         return _create_variable, (
-            self._data, self.name, self.grad, self._requires_grad,
+            self.array, self.name, self.grad, self._requires_grad,
             self.device)
 
     def __repr__(self):
@@ -400,11 +509,24 @@ class Variable:
 
     @property
     def array(self):
-        """The underlying array of the variable."""
+        """The underlying array of the variable.
+
+        Raises:
+            RuntimeError: if the variable has a non-standard memory layout
+                (see :attr:`raw_array`).
+        """
+        if self._layout is not None:
+            _check_layout_access(self, 'retrieve the underlying array from')
         return self._data
 
     @array.setter
     def array(self, data):
+        if self._layout is not None:
+            _check_layout_access(self, 'set the underlying array of')
+        self._set_array(data)
+
+    def _set_array(self, data):
+        # Sets the raw array, whatever the layout.
         sharers = self._data_sharers
         if sharers is None:
             self._node._update_data_info(data)
@@ -420,7 +542,12 @@ class Variable:
 
     @property
     def raw_array(self):
-        """The underlying array (the same as :attr:`array`)."""
+        """The underlying array as stored, whatever the memory layout.
+
+        For a variable of the standard layout it is :attr:`array`; for one
+        of a non-standard layout its shape is the raw (stored) shape, not
+        :attr:`shape`.
+        """
         return self._data
 
     @property
@@ -451,8 +578,37 @@ class Variable:
 
     @property
     def shape(self):
-        """tuple of int: The shape of the array."""
-        return self._data.shape
+        """tuple of int: The shape of the array.
+
+        For a variable of a non-standard memory layout, the semantic
+        (channel-first) shape.
+        """
+        layout = self._layout
+        if layout is None:
+            return self._data.shape
+        return _semantic_shape(self._data.shape, layout)
+
+    @property
+    def layout(self):
+        """The memory layout of the array: ``None`` for the standard one,
+        else a name of :mod:`chainer.memory_layouts`."""
+        return self._layout
+
+    def as_layout(self, layout):
+        """Returns the variable with its array stored in another layout.
+
+        Args:
+            layout: The memory layout of the result (``None``: standard).
+
+        Returns:
+            Variable: ``self`` if it has ``layout`` already, else the
+            output of :class:`chainer.memory_layouts.AsLayout`, whose
+            gradient converts back.
+        """
+        if self._layout == layout:
+            return self
+        y, = chainer.memory_layouts.AsLayout(layout).apply((self,))
+        return y
 
     @property
     def ndim(self):
@@ -490,14 +646,14 @@ class Variable:
         self._node.name = name
 
     def __len__(self):
-        return len(self._data)
+        return len(self.array)
 
     def __pos__(self):
         return self
 
     def item(self):
         """Returns the single element of the array as a Python scalar."""
-        return self._data.item()
+        return self.array.item()
 
     def summary(self):
         """Returns a short description of the variable."""
@@ -508,7 +664,7 @@ class Variable:
     def debug_print(self):
         """Returns a description of the array and gradient for debugging."""
         lines = [self.summary()]
-        data = self._data
+        data = self.array
         if data is None:
             lines.extend('- {}: None'.format(key) for key in (
                 'device', 'backend', 'shape', 'dtype', 'statistics',
@@ -619,15 +775,33 @@ class Variable:
 
     @property
     def grad(self):
-        """The gradient array, or ``None``."""
+        """The gradient array, or ``None``.
+
+        Raises:
+            RuntimeError: if the variable has a non-standard memory layout
+                (its :attr:`grad_var` holds the raw gradient).
+        """
+        if self._layout is not None:
+            _check_layout_access(self, 'retrieve the gradient array of')
         grad_var = self._grad_var
         return None if grad_var is None else grad_var._data
 
     @grad.setter
     def grad(self, g):
-        if g is not None:
-            _check_grad_type(None, self, False, g)
-        self._grad_var = None if g is None else Variable(g)
+        if self._layout is not None:
+            _check_layout_access(self, 'set the gradient array of')
+        self._set_grad(g)
+
+    def _set_grad(self, g):
+        # Sets the raw gradient array, whatever the layout.
+        if g is None:
+            self._grad_var = None
+            return
+        _check_grad_type(None, self, False, g)
+        grad_var = Variable(g)
+        if self._layout is not None:
+            _give_layout(grad_var, self._layout)
+        self._grad_var = grad_var
 
     @property
     def grad_var(self):
@@ -733,6 +907,28 @@ class Variable:
         raise RuntimeError(
             'iDeep is not available: Variable.to_intel64 is not supported')
 
+    def to_chx(self):
+        """Raises: ChainerX is not available (see :mod:`chainerx`).
+
+        Raises:
+            RuntimeError: always.
+        """
+        raise RuntimeError('ChainerX is not available.')
+
+    def from_chx(self):
+        """Does nothing: a variable never holds a ChainerX array here."""
+
+    @property
+    def chx_array(self):
+        """The ChainerX array of the variable, which it never has here.
+
+        Raises:
+            ValueError: always, as for a variable of NumPy or CuPy arrays.
+        """
+        raise ValueError(
+            'chx_array is not available for Variable with non-ChainerX '
+            'array.')
+
     def to_device(self, device):
         """Copies the array and the gradient to the given device.
 
@@ -745,7 +941,7 @@ class Variable:
     def _to_device(self, device):
         data = self._data
         if data is not None:
-            self.array = device.send(data)
+            self._set_array(device.send(data))
         self._device = device
         grad_var = self._grad_var
         if grad_var is not None:
@@ -779,8 +975,10 @@ class Variable:
         """The variable with its axes reversed."""
         return self.transpose()
 
-    def __getitem__(self, slices):
-        return chainer.functions.get_item(self, slices)
+    def __getitem__(x, slices):
+        """Returns ``x[slices]``; see :func:`chainer.functions.get_item`.
+        """
+        return chainer.functions.get_item(x, slices)
 
     def mean(self, axis=None, *, weights=None, keepdims=False):
         """Returns the (weighted) mean; see :func:`chainer.functions.mean`.
@@ -894,27 +1092,35 @@ class Parameter(Variable):
             :class:`~chainer.initializers.Constant`.
         shape (int or tuple of int): If given, the array is made at once.
         name (str): A label for the parameter.
+        layout: The memory layout of the array (see :class:`Variable`).
+            An array given as ``initializer`` is taken as stored in it, as
+            is the array made for ``shape``; :meth:`initialize` converts
+            the array it makes from the standard layout.
 
     Attributes:
-        initializer: The initializer used by :meth:`initialize`.
+        initializer: The initializer used by :meth:`initialize`; it may be
+            replaced until the parameter is initialized.
         update_rule: The :class:`~chainer.UpdateRule` that updates this
             parameter, set by the optimizer.
     """
+
+    initializer = None
 
     # Whether ``grad`` may be read: an uninitialized parameter has no
     # gradient to report until one is set or cleared.
     _grad_valid = True
 
-    def __init__(self, initializer=None, shape=None, name=None):
+    def __init__(self, initializer=None, shape=None, name=None, *,
+                 layout=None):
         if initializer is None:
             initializer = initializers.NaN()
         elif numpy.isscalar(initializer):
             initializer = initializers.Constant(initializer)
         if shape is None:
             if isinstance(initializer, _ARRAY_TYPES):
-                super().__init__(initializer, name=name)
+                super().__init__(initializer, name=name, layout=layout)
             else:
-                super().__init__(name=name)
+                super().__init__(name=name, layout=layout)
                 self._grad_valid = False
                 self._grad_initializer = initializers.NaN(
                     getattr(initializer, 'dtype', None))
@@ -923,7 +1129,7 @@ class Parameter(Variable):
                 initializer = initializers.Constant(initializer)
             data = initializers.generate_array(initializer, shape, numpy)
             grad = numpy.full_like(data, numpy.nan)
-            super().__init__(data, name=name, grad=grad)
+            super().__init__(data, name=name, grad=grad, layout=layout)
         self._initial_device = _cpu.CpuDevice()
         self.initializer = initializer
         self.update_rule = None
@@ -931,7 +1137,7 @@ class Parameter(Variable):
     def __reduce__(self):
         # The layout of Chainer 7.8's pickles, so each reads the other's.
         return _recover_parameter, (
-            self._data, self.name, self._grad, self._grad_valid,
+            self.array, self.name, self._grad, self._grad_valid,
             self.initializer, self.update_rule, self.device)
 
     @property
@@ -940,8 +1146,11 @@ class Parameter(Variable):
 
         Raises:
             RuntimeError: if the parameter is uninitialized and its gradient
-                was neither set nor cleared.
+                was neither set nor cleared, or if it has a non-standard
+                memory layout.
         """
+        if self._layout is not None:
+            _check_layout_access(self, 'retrieve the gradient array of')
         if not self._grad_valid:
             raise RuntimeError(
                 'Cannot retrieve Variable.grad. Either it must be set '
@@ -1036,7 +1245,9 @@ class Parameter(Variable):
         """Makes the array of the parameter with its initializer.
 
         Args:
-            shape (tuple of int): The shape to give the new array.
+            shape (tuple of int): The shape to give the new array (the
+                semantic shape, for a parameter of a non-standard memory
+                layout: the array is then stored in that layout).
         """
         device = self._initial_device
         xp = device.xp
@@ -1047,13 +1258,31 @@ class Parameter(Variable):
             grad = None if grad_initializer is None else (
                 initializers.generate_array(
                     grad_initializer, shape, xp, device=device))
-        self.array = data
-        self.grad = grad
+        layout = self._layout
+        if layout is not None:
+            data = chainer.memory_layouts._transpose_array(data, None, layout)
+            if grad is not None:
+                grad = chainer.memory_layouts._transpose_array(
+                    grad, None, layout)
+        self._set_array(data)
+        self._set_grad(grad)
+        self._grad_valid = True
 
     def update(self):
-        """Updates the array with the update rule, if there is one."""
-        if self.update_rule is not None:
-            self.update_rule.update(self)
+        """Updates the array with the update rule, if there is one.
+
+        Raises:
+            RuntimeError: if the parameter has a non-standard memory layout
+                and its update rule is not element-wise.
+        """
+        update_rule = self.update_rule
+        if update_rule is not None:
+            if self._layout is not None and not update_rule.is_elementwise:
+                raise RuntimeError(
+                    'Parameter with a non-standard layout cannot be updated '
+                    'with a non-elementwise update rule ({}).'.format(
+                        update_rule))
+            update_rule.update(self)
 
 
 def _recover_parameter(*args):

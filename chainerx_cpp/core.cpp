@@ -142,10 +142,15 @@ struct State {
     PyObject* check_grad_type = nullptr;
     PyObject* base_backward_accumulate = nullptr;
     PyObject* no_output_grad_error = nullptr;
+    // Memory layouts: a list, empty until the first non-standard layout,
+    // and the Python function that gives outputs their layouts.
+    PyObject* layouts_in_use = nullptr;
+    PyObject* give_output_layouts = nullptr;
 
     Field var_data, var_node, var_grad_var, var_requires_grad, var_loss_scale;
     Field node_variable, node_creator, node_data, node_rank, node_name,
-        node_requires_grad, node_dtype, node_shape, node_old_style;
+        node_requires_grad, node_dtype, node_shape, node_old_style,
+        node_layout;
 };
 
 State st;
@@ -182,6 +187,8 @@ PyObject* s_set_grad_var_if_available;
 PyObject* s_check_old_style_gradient;
 PyObject* s_grad_var;
 PyObject* s_loss_scale;
+PyObject* s_layout;
+PyObject* s_output_layouts;
 
 bool intern_names() {
     struct Name {
@@ -220,6 +227,8 @@ bool intern_names() {
         {&s_check_old_style_gradient, "_check_old_style_gradient"},
         {&s_grad_var, "_grad_var"},
         {&s_loss_scale, "_loss_scale"},
+        {&s_layout, "_layout"},
+        {&s_output_layouts, "_output_layouts"},
     };
     for (const Name& n : names) {
         *n.target = PyUnicode_InternFromString(n.text);
@@ -326,6 +335,7 @@ PyObject* new_output(PyObject* y, bool requires_grad, PyObject* creator,
     st.node_name.init(n, Py_NewRef(Py_None));
     st.node_requires_grad.init(n, Py_NewRef(rg));
     st.node_old_style.init(n, Py_NewRef(Py_None));
+    st.node_layout.init(n, Py_NewRef(Py_None));
     if (y == Py_None) {
         st.node_dtype.init(n, Py_NewRef(Py_None));
         st.node_shape.init(n, Py_NewRef(Py_None));
@@ -432,10 +442,18 @@ PyObject* apply(PyObject* func, PyObject* const* args, Py_ssize_t nargs,
     Ref in_data(PyTuple_New(n));
     if (!input_vars || !in_data) return nullptr;
     bool requires_grad = false;
+    // An input of a non-standard memory layout: the Python code.
+    const bool layouts = PyList_GET_SIZE(st.layouts_in_use) > 0;
+    bool nonstandard = false;
     for (Py_ssize_t i = 0; i < n; ++i) {
         PyObject* x = PySequence_Fast_GET_ITEM(seq.get(), i);
         Ref var(to_variable(x, st.as_variable));
         if (!var) return nullptr;
+        if (layouts && !nonstandard) {
+            Ref layout(PyObject_GetAttr(var.get(), s_layout));
+            if (!layout) return nullptr;
+            nonstandard = layout.get() != Py_None;
+        }
         PyObject* data = st.var_data.get(var.get());
         if (data == nullptr) return nullptr;
         PyTuple_SET_ITEM(in_data.get(), i, data);
@@ -450,8 +468,8 @@ PyObject* apply(PyObject* func, PyObject* const* args, Py_ssize_t nargs,
     // Hooks, debug mode and arrays other than NumPy's: the Python code.
     Ref local(PyObject_GetAttr(st.config_local, s_dict));
     if (!local) return nullptr;
-    bool python = false;
-    if (n > 0) {
+    bool python = nonstandard;
+    if (!python && n > 0) {
         PyObject* x0 = PyTuple_GET_ITEM(in_data.get(), 0);
         python = x0 != Py_None && !PyObject_TypeCheck(x0, st.ndarray);
     }
@@ -537,6 +555,16 @@ PyObject* apply(PyObject* func, PyObject* const* args, Py_ssize_t nargs,
             PyObject* ref = PyWeakref_NewRef(node, nullptr);
             if (ref == nullptr) return nullptr;
             PyTuple_SET_ITEM(refs.get(), i, ref);
+        }
+    }
+    // Output layouts that forward declared (FunctionNode.output_layouts).
+    if (PyList_GET_SIZE(st.layouts_in_use) > 0) {
+        int declared = attr_not_none(func, s_output_layouts);
+        if (declared < 0) return nullptr;
+        if (declared) {
+            Ref r(PyObject_CallFunctionObjArgs(st.give_output_layouts, func,
+                                               ret.get(), nullptr));
+            if (!r) return nullptr;
         }
     }
     if (!backprop) return ret.release();
@@ -1198,6 +1226,8 @@ PyObject* core_init(PyObject*, PyObject* names) {
         {&s.check_grad_type, "check_grad_type"},
         {&s.base_backward_accumulate, "base_backward_accumulate"},
         {&s.no_output_grad_error, "no_output_grad_error"},
+        {&s.layouts_in_use, "layouts_in_use"},
+        {&s.give_output_layouts, "give_output_layouts"},
     };
     for (const Entry& e : entries) {
         *e.target = require(names, e.key);
@@ -1206,6 +1236,11 @@ PyObject* core_init(PyObject*, PyObject* names) {
     if (!PyDict_Check(s.global_settings)) {
         PyErr_SetString(PyExc_TypeError,
                         "core_init: global_settings must be a dict");
+        return nullptr;
+    }
+    if (!PyList_Check(s.layouts_in_use)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "core_init: layouts_in_use must be a list");
         return nullptr;
     }
     s.variable = require_type(names, "variable");
@@ -1225,13 +1260,14 @@ PyObject* core_init(PyObject*, PyObject* names) {
         {&s.var_loss_scale, s.variable, "_loss_scale"},
         {&s.node_variable, s.node, "_variable"},
         {&s.node_creator, s.node, "_creator_node"},
-        {&s.node_data, s.node, "data"},
+        {&s.node_data, s.node, "_data"},
         {&s.node_rank, s.node, "_rank"},
         {&s.node_name, s.node, "name"},
         {&s.node_requires_grad, s.node, "_requires_grad"},
         {&s.node_dtype, s.node, "dtype"},
         {&s.node_shape, s.node, "shape"},
         {&s.node_old_style, s.node, "_old_style_grad_generator"},
+        {&s.node_layout, s.node, "_layout"},
     };
     for (const FieldEntry& f : fields) {
         if (!find_field(f.type, f.name, f.field)) return nullptr;

@@ -26,6 +26,7 @@ MODULES = (
     'chainer.optimizers',
     'chainer.optimizer_hooks',
     'chainer.initializers',
+    'chainer.memory_layouts',
     'chainer.training',
     'chainer.training.extensions',
     'chainer.training.triggers',

@@ -3,6 +3,7 @@
 import functools
 
 from chainer import configuration
+from chainer.function_node import static_forward_optimizations  # NOQA
 
 
 def static_code(*dec_args, **dec_kwargs):
@@ -48,23 +49,3 @@ def _wrap_static_code(func, func_name):
         return schedule.append_function(func, args, kwargs,
                                         func_name=func_name)
     return wrapped_func
-
-
-def static_forward_optimizations(func, inputs):
-    """Runs the forward computation of a function node inside a schedule.
-
-    While a static schedule is being recorded, every function node applied
-    by the chain becomes a step of the schedule; this helper computes the
-    node's outputs from its input arrays, as the replay does.
-
-    Args:
-        func (~chainer.FunctionNode): The function node.
-        inputs (tuple of arrays): Its input arrays.
-
-    Returns:
-        tuple of arrays: The outputs of ``func``.
-    """
-    schedule = configuration.config.schedule_func
-    if schedule is not None and schedule.verbosity_level >= 2:
-        print('Adding to the static schedule: {}'.format(func.label))
-    return func.forward(tuple(inputs))

@@ -1,4 +1,5 @@
 import gc
+import inspect
 
 import numpy
 import pytest
@@ -528,3 +529,111 @@ class TestCall:
         with pytest.raises(RuntimeError, match=r'^A function class object '
                            r'\(Scale\) .* Use apply\(\) method instead\.$'):
             Scale(2.0)(numpy.ones(3, numpy.float32))
+
+
+# Memory layouts and the ChainerX members: Chainer 7.8.1's behaviour with
+# NumPy arrays.
+
+class _Standard(chainer.FunctionNode):
+
+    def forward(self, inputs):
+        return tuple([x * 2 for x in inputs])
+
+
+class TestLayouts:
+
+    def test_unknown_before_apply(self):
+        node = chainer.FunctionNode()
+        with pytest.raises(AssertionError):
+            node.input_layouts
+        with pytest.raises(AssertionError):
+            node.output_layouts
+
+    def test_standard_after_apply(self):
+        node = _Standard()
+        x = numpy.zeros((2, 3), numpy.float32)
+        node.apply((x, x))
+        assert node.input_layouts == (None, None)
+        assert node.output_layouts == (None, None)
+
+    def test_output_layouts_must_be_a_tuple(self):
+        node = chainer.FunctionNode()
+        with pytest.raises(AssertionError):
+            node.output_layouts = [None]
+        node.output_layouts = (None,)
+        assert node.output_layouts == (None,)
+
+    def test_check_layout_forward(self):
+        standard = chainer.Variable(numpy.zeros((2, 3, 4), numpy.float32))
+        last = chainer.Variable(numpy.zeros((2, 3, 4), numpy.float32),
+                                layout='CUDNN_CHANNEL_LAST_X')
+        node = chainer.FunctionNode()
+        assert node.check_layout_forward((standard,)) is None
+        with pytest.raises(RuntimeError) as e:
+            node.check_layout_forward((last, standard))
+        assert str(e.value) == (
+            'Inputs with non-standard layouts were given to a function '
+            'without explicit `check_layout_forward` implementation.\n'
+            'Function: FunctionNode\n'
+            'Input layouts: CUDNN_CHANNEL_LAST_X, None\n')
+        node.is_elementwise = True
+        assert node.check_layout_forward((last, last)) is None
+        with pytest.raises(RuntimeError, match='mixed memory layouts'):
+            node.check_layout_forward((last, standard))
+
+    def test_function_of_its_own_layouts(self):
+        # A function that declares the layouts it takes and gives.
+        class ChannelSum(chainer.FunctionNode):
+            def check_layout_forward(self, inputs):
+                self.seen = self.input_layouts
+
+            def forward(self, inputs):
+                x, = inputs
+                layout = self.input_layouts[0]
+                axis = x.ndim - 1 if layout is not None else 1
+                self.output_layouts = (None,)
+                return x.sum(axis=axis),
+
+        x = numpy.arange(24, dtype=numpy.float32).reshape(2, 3, 4)
+        v = chainer.Variable(x, layout='CUDNN_CHANNEL_LAST_X')
+        node = ChannelSum()
+        y, = node.apply((v,))
+        assert node.seen == ('CUDNN_CHANNEL_LAST_X',)
+        assert y.layout is None
+        numpy.testing.assert_array_equal(y.array, x.sum(axis=2))
+
+    def test_type_check_sees_semantic_shapes(self):
+        seen = []
+
+        class Record(chainer.FunctionNode):
+            is_elementwise = True
+
+            def check_type_forward(self, in_types):
+                seen.append(in_types[0].shape)
+
+            def forward(self, inputs):
+                return inputs[0] + 0,
+
+        v = chainer.Variable(numpy.zeros((2, 4, 5, 3), numpy.float32),
+                             layout='CUDNN_CHANNEL_LAST_X')
+        y, = Record().apply((v,))
+        assert seen == [(2, 3, 4, 5)]
+        assert y.layout == 'CUDNN_CHANNEL_LAST_X'
+
+
+def test_chainerx_members_without_chainerx():
+    node = chainer.FunctionNode()
+    assert node.chainerx_device is None
+    assert node.forward_chainerx((numpy.zeros(1),)) is chainer.Fallback
+    y = F.relu(numpy.ones(2, numpy.float32))
+    assert y.creator.chainerx_device is None
+
+
+def test_static_forward_optimizations():
+    from chainer import function_node
+    from chainer.graph_optimizations import static_graph_utilities
+    assert function_node.static_forward_optimizations is \
+        static_graph_utilities.static_forward_optimizations
+    assert list(inspect.signature(
+        function_node.static_forward_optimizations).parameters) == [
+            'func', 'inputs']

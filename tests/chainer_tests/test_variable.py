@@ -1,5 +1,6 @@
 import copy
 import gc
+import inspect
 import operator
 import os
 import pickle
@@ -897,3 +898,198 @@ def test_pickle_round_trip_keeps_gradients_and_validity():
     assert q.grad_var is not p.grad_var
     v = pickle.loads(pickle.dumps(_var([1, 2], name='x')))
     assert v.name == 'x' and v.grad is None
+
+
+# Memory layouts, ChainerX members and the smaller API points: the values,
+# types and messages of Chainer 7.8.1 with NumPy arrays.
+
+_LAST_X = 'CUDNN_CHANNEL_LAST_X'
+_LAST_W = 'CUDNN_CHANNEL_LAST_W'
+
+
+def _channel_last():
+    return numpy.arange(120, dtype=numpy.float32).reshape(2, 3, 4, 5)
+
+
+class TestNonstandardLayout:
+
+    def test_shapes(self):
+        v = chainer.Variable(_channel_last(), layout=_LAST_X)
+        assert v.layout == _LAST_X
+        assert v.shape == (2, 5, 3, 4)
+        assert v.raw_array.shape == (2, 3, 4, 5)
+        assert (v.ndim, v.size, v.dtype) == (4, 120, numpy.float32)
+        assert v.node.shape == (2, 5, 3, 4)
+        assert v.label == v.node.label == '(2, 5, 3, 4), float32'
+        assert v.grad_var is None
+
+    def test_standard_layout(self):
+        v = _var([1, 2])
+        assert v.layout is None
+        assert chainer.Variable(layout=None).layout is None
+
+    def test_too_few_axes(self):
+        with pytest.raises(AssertionError):
+            chainer.Variable(numpy.zeros((2, 3), numpy.float32),
+                             layout=_LAST_X)
+
+    @pytest.mark.parametrize('action, message', [
+        (lambda v: v.array, 'retrieve the underlying array from'),
+        (lambda v: v.data, 'retrieve the underlying array from'),
+        (len, 'retrieve the underlying array from'),
+        (repr, 'retrieve the underlying array from'),
+        (str, 'retrieve the underlying array from'),
+        (lambda v: v.item(), 'retrieve the underlying array from'),
+        (lambda v: setattr(v, 'array', v.raw_array),
+         'set the underlying array of'),
+        # (Chainer 7.8.1 raised AttributeError here until the thread had
+        # once allowed the access; see the migration guide.)
+        (lambda v: v.grad, 'retrieve the gradient array of'),
+        (lambda v: setattr(v, 'grad', v.raw_array),
+         'set the gradient array of'),
+    ])
+    def test_direct_access_is_refused(self, action, message):
+        v = chainer.Variable(_channel_last(), layout=_LAST_X)
+        with pytest.raises(RuntimeError) as e:
+            action(v)
+        assert str(e.value) == (
+            'Cannot directly {} a variable with non-standard layout.'.format(
+                message))
+
+    def test_allowed_access(self):
+        x = _channel_last()
+        v = chainer.Variable(x, layout=_LAST_X)
+        with chainer.variable._AllowArrayAccessWithNonstandardLayout():
+            assert v.array is x
+            assert v.grad is None
+            v.grad = numpy.ones_like(x)
+        assert v.grad_var.layout == _LAST_X
+        assert v.grad_var.shape == (2, 5, 3, 4)
+        with pytest.raises(RuntimeError):
+            v.array
+
+    def test_copies_and_devices_keep_the_layout(self):
+        v = chainer.Variable(_channel_last(), layout=_LAST_X)
+        w = copy.copy(v)
+        assert w.layout == _LAST_X and w.node.shape == (2, 5, 3, 4)
+        # A deep copy (or a pickle) reads the array, as Chainer's does.
+        with pytest.raises(RuntimeError, match='non-standard layout'):
+            copy.deepcopy(v)
+        v.to_device('@numpy')
+        assert v.layout == _LAST_X and v.shape == (2, 5, 3, 4)
+
+    def test_as_layout(self):
+        x = _channel_last()
+        v = chainer.Variable(x, layout=_LAST_X)
+        y = v.as_layout(None)
+        assert y.layout is None
+        numpy.testing.assert_array_equal(y.array, x.transpose(0, 3, 1, 2))
+        assert v.as_layout(_LAST_X) is v
+
+    def test_gradient_of_a_node_is_checked_in_the_raw_shape(self):
+        v = chainer.Variable(_channel_last(), layout=_LAST_X)
+        chainer.variable._check_grad_type(
+            None, v.node, True, numpy.zeros((2, 3, 4, 5), numpy.float32))
+        with pytest.raises(ValueError, match='Shape of data and grad'):
+            chainer.variable._check_grad_type(
+                None, v.node, True, numpy.zeros((2, 5, 4, 3), numpy.float32))
+
+
+class TestParameterLayout:
+
+    def test_array_is_stored_as_given(self):
+        # The array given, or made for ``shape``, is the raw one.
+        for p in (
+                chainer.Parameter(_channel_last(), layout=_LAST_W),
+                chainer.Parameter(initializers.One(), (2, 3, 4, 5),
+                                  layout=_LAST_W)):
+            assert p.layout == _LAST_W
+            assert p.shape == (2, 5, 3, 4)
+            assert p.raw_array.shape == (2, 3, 4, 5)
+
+    def test_initialize_makes_the_semantic_shape(self):
+        p = chainer.Parameter(initializers.Constant(2), layout=_LAST_W)
+        assert p.layout == _LAST_W and p.raw_array is None
+        p.initialize((2, 3, 4, 5))
+        assert p.shape == p.node.shape == (2, 3, 4, 5)
+        assert p.raw_array.shape == (2, 4, 5, 3)
+        with chainer.variable._AllowArrayAccessWithNonstandardLayout():
+            assert p.grad.shape == (2, 4, 5, 3)
+            assert numpy.isnan(p.grad).all()
+        assert (p.raw_array == 2).all()
+
+    def test_update_with_an_elementwise_rule(self):
+        p = chainer.Parameter(numpy.zeros((2, 3, 4, 5), numpy.float32),
+                              layout=_LAST_W)
+        link = chainer.Link()
+        with link.init_scope():
+            link.p = p
+        optimizer = chainer.optimizers.SGD(lr=0.5)
+        optimizer.setup(link)
+        with chainer.variable._AllowArrayAccessWithNonstandardLayout():
+            p.grad = numpy.ones((2, 3, 4, 5), numpy.float32)
+        optimizer.update()
+        numpy.testing.assert_array_equal(p.raw_array, -0.5)
+        # The cleared gradient is given back as zeros, in the raw shape.
+        p.cleargrad()
+        optimizer.update()
+        assert p.grad_var.raw_array.shape == (2, 3, 4, 5)
+
+    def test_update_with_another_rule_is_refused(self):
+        p = chainer.Parameter(numpy.zeros((2, 3, 4, 5), numpy.float32),
+                              layout=_LAST_W)
+
+        class Rule(chainer.UpdateRule):
+            def update_core_cpu(self, param):
+                pass
+
+        p.update_rule = Rule()
+        with pytest.raises(RuntimeError, match='non-elementwise update rule'):
+            p.update()
+
+    def test_signature(self):
+        params = inspect.signature(chainer.Parameter).parameters
+        assert list(params) == ['initializer', 'shape', 'name', 'layout']
+        assert params['layout'].kind is inspect.Parameter.KEYWORD_ONLY
+
+
+def test_chainerx_members_without_chainerx():
+    v = _var([1, 2])
+    with pytest.raises(ValueError) as e:
+        v.chx_array
+    assert str(e.value) == (
+        'chx_array is not available for Variable with non-ChainerX array.')
+    with pytest.raises(RuntimeError, match='^ChainerX is not available.$'):
+        v.to_chx()
+    with pytest.raises(RuntimeError, match='^ChainerX is not available.$'):
+        chainer.Variable().to_chx()
+    assert v.from_chx() is None
+    assert v.device == chainer.get_device('@numpy')
+    assert not v._has_chainerx_array
+
+
+def test_variable_node_data_is_a_property():
+    assert isinstance(chainer.variable.VariableNode.data, property)
+    v = _var([1, 2])
+    node = v.node
+    assert node.data is None
+    array = numpy.zeros((3, 1), numpy.float64)
+    node.data = array
+    assert node.data is array
+    assert (node.shape, node.dtype) == ((3, 1), numpy.float64)
+    node.data = None
+    assert node.shape is None and node.dtype is None
+
+
+def test_parameter_initializer_is_an_attribute():
+    assert chainer.Parameter.initializer is None
+    p = chainer.Parameter()
+    assert isinstance(p.initializer, initializers.NaN)
+    p.initializer = initializers.Constant(3)
+    p.initialize((2,))
+    numpy.testing.assert_array_equal(p.array, [3, 3])
+
+
+def test_getitem_parameter_names():
+    assert list(inspect.signature(chainer.Variable.__getitem__).parameters) \
+        == ['x', 'slices']

@@ -11,6 +11,7 @@ from chainer.functions.array import cast as cast_module
 from chainer.functions.math import sum as sum_module
 from chainer.functions.normalization import _standardize
 from chainer import function_node
+from chainer import memory_layouts
 from chainer import utils
 from chainer.utils import argument
 from chainer.utils import type_check
@@ -113,6 +114,23 @@ def _contiguous(*arrays):
     return [numpy.ascontiguousarray(a) for a in arrays]
 
 
+def _in_layout_of_x(func, inputs, compute):
+    # compute(inputs) on the inputs in the semantic axis order, its first
+    # output returned in the memory layout of x (the first input), which
+    # the inputs of that layout (gy for the gradient) share; gamma, beta
+    # and the other outputs have the standard layout.
+    layouts = func._input_layouts
+    x_layout = None if layouts is None else layouts[0]
+    if x_layout is None:
+        return compute(inputs)
+    outputs = compute(tuple([
+        memory_layouts._transpose_array(a, layout, None)
+        for a, layout in zip(inputs, layouts)]))
+    func.output_layouts = (x_layout,) + (None,) * (len(outputs) - 1)
+    y = memory_layouts._transpose_array(outputs[0], None, x_layout)
+    return (backend.get_array_module(y).ascontiguousarray(y),) + outputs[1:]
+
+
 def _kernel_args(x, per_channel, gy=None):
     # x as the kernels take it (C-contiguous or channels-last), the
     # per-channel arrays C-contiguous, and gy, if given, in x's layout.
@@ -209,7 +227,14 @@ class BatchNormalization(function_node.FunctionNode):
         )
         _check_channel_shape(x_type, gamma_type, self.axis)
 
+    def check_layout_forward(self, inputs):
+        # x may have any memory layout (the axes are semantic ones).
+        pass
+
     def forward(self, inputs):
+        return _in_layout_of_x(self, inputs, self._forward)
+
+    def _forward(self, inputs):
         self.retain_inputs((0, 1))
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
@@ -306,7 +331,14 @@ class BatchNormalizationGrad(function_node.FunctionNode):
         self.stats = stats
         self._impl = impl
 
+    def check_layout_forward(self, inputs):
+        # x and gy share a memory layout.
+        pass
+
     def forward(self, inputs):
+        return _in_layout_of_x(self, inputs, self._forward)
+
+    def _forward(self, inputs):
         self.retain_inputs((0, 1, 2))
         self.retain_outputs((0,))
         x, gamma, gy = inputs

@@ -417,3 +417,56 @@ def test_empty_batch():
     numpy.testing.assert_array_equal(gamma.grad, 0)
     y = F.fixed_batch_normalization(x, gamma, gamma, gamma, gamma)
     assert y.shape == (0, 3)
+
+
+@pytest.mark.parametrize('use_kernels', ['never', 'auto'])
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+def test_channel_last_layout(dtype, use_kernels):
+    # x stored channel last (N, H, W, C): the output keeps that layout and
+    # has the values, and gradients, of the standard layout. (Chainer 7.8.1
+    # computed the same forward; its gradient failed to broadcast.)
+    rng = numpy.random.RandomState(0)
+    x = rng.randn(2, 4, 5, 3).astype(dtype)
+    gamma = (rng.rand(3) + 0.5).astype(dtype)
+    beta = rng.randn(3).astype(dtype)
+    w = rng.randn(2, 3, 4, 5).astype(dtype)
+    mean = numpy.zeros(3, dtype)
+    var = numpy.ones(3, dtype)
+
+    with chainer.using_config('use_chainerx_cpp', use_kernels):
+        xv = chainer.Variable(x, layout='CUDNN_CHANNEL_LAST_X')
+        gv, bv = chainer.Variable(gamma), chainer.Variable(beta)
+        y = F.batch_normalization(xv, gv, bv, running_mean=mean,
+                                  running_var=var)
+        assert y.layout == 'CUDNN_CHANNEL_LAST_X'
+        assert y.shape == (2, 3, 4, 5)
+        assert y.raw_array.shape == (2, 4, 5, 3)
+        F.sum(y.as_layout(None) * w).backward()
+
+        xs = chainer.Variable(x.transpose(0, 3, 1, 2).copy())
+        gs, bs = chainer.Variable(gamma), chainer.Variable(beta)
+        mean_s = numpy.zeros(3, dtype)
+        var_s = numpy.ones(3, dtype)
+        ys = F.batch_normalization(xs, gs, bs, running_mean=mean_s,
+                                   running_var=var_s)
+        F.sum(ys * w).backward()
+
+    tol = {'rtol': 1e-5, 'atol': 1e-5} if dtype == numpy.float32 else {}
+    numpy.testing.assert_allclose(
+        y.raw_array.transpose(0, 3, 1, 2), ys.array, **tol)
+    numpy.testing.assert_allclose(mean, mean_s, **tol)
+    numpy.testing.assert_allclose(var, var_s, **tol)
+    assert xv.grad_var.layout == 'CUDNN_CHANNEL_LAST_X'
+    numpy.testing.assert_allclose(
+        xv.grad_var.raw_array.transpose(0, 3, 1, 2), xs.grad, **tol)
+    numpy.testing.assert_allclose(gv.grad, gs.grad, **tol)
+    numpy.testing.assert_allclose(bv.grad, bs.grad, **tol)
+
+
+def test_fixed_batch_normalization_refuses_channel_last():
+    # As Chainer 7.8.1: only the batch statistics take other layouts.
+    x = chainer.Variable(numpy.zeros((2, 4, 5, 3), numpy.float32),
+                         layout='CUDNN_CHANNEL_LAST_X')
+    one = numpy.ones(3, numpy.float32)
+    with pytest.raises(RuntimeError, match='non-standard layouts'):
+        F.fixed_batch_normalization(x, one, one, one, one)

@@ -6,6 +6,7 @@ import pytest
 import chainer
 from chainer import functions as F
 from chainer.functions.pooling import average_pooling_nd
+from chainer import gradient_check
 from chainer import testing
 
 
@@ -107,3 +108,34 @@ def test_cover_all_is_not_supported():
 def test_wrong_number_of_spatial_axes():
     with pytest.raises(ValueError, match='should be 3'):
         F.average_pooling_3d(numpy.ones((1, 2, 3, 3), numpy.float32), 2)
+
+
+@pytest.mark.parametrize('use_kernels', ['never', 'auto'])
+@pytest.mark.parametrize('ndim', [1, 2, 3])
+def test_gradient_shared_by_two_poolings_matches_finite_differences(
+        ndim, use_kernels):
+    # Deliberately unlike Chainer 7.8.1 (docs/guides/migration.rst): its
+    # backward with pad_value=None divided the incoming gradient in place,
+    # so the second of two poolings whose outputs are added (both receive
+    # the one gradient array of the sum) divided it a second time.
+    rng = numpy.random.RandomState(0)
+    x = rng.randn(2, 3, *range(5, 5 + ndim))
+
+    def pool_twice(v):
+        y1 = F.average_pooling_nd(v, 3, stride=2, pad=1, pad_value=None)
+        y2 = F.average_pooling_nd(v, 3, stride=2, pad=1, pad_value=None)
+        return y1 + y2
+
+    with chainer.using_config('use_chainerx_cpp', use_kernels):
+        xv = chainer.Variable(x.copy())
+        y = pool_twice(xv)
+        gy = rng.randn(*y.shape)
+        given = gy.copy()
+        y.grad = given
+        y.backward()
+        numerical, = gradient_check.numerical_grad(
+            lambda: (pool_twice(x).array,), (x,), (gy,))
+    numpy.testing.assert_allclose(xv.grad, numerical, rtol=1e-7,
+                                  atol=1e-9)
+    # The gradient given on the output is read, not changed.
+    numpy.testing.assert_array_equal(given, gy)
