@@ -117,6 +117,22 @@ def kernel_calls(monkeypatch):
     return calls
 
 
+@pytest.fixture(params=['python', 'compiled'])
+def core(request):
+    """Runs the test on the Python autograd core, then on the compiled one
+    (skipped where the compiled core is off)."""
+    from chainer import _compiled_core
+    if request.param == 'compiled':
+        if _compiled_core.compiled_core is None:
+            pytest.skip('the compiled core is off (CHAINER_USE_CHAINERX_CPP)')
+        _compiled_core.use(_compiled_core.compiled_core)
+    else:
+        _compiled_core.use(_compiled_core.python_core)
+    yield request.param
+    _compiled_core.use(_compiled_core.compiled_core
+                       or _compiled_core.python_core)
+
+
 # Every test, and every test module as it is imported, starts from random
 # states seeded from its own name and a base seed, so that a test's
 # outcome depends neither on the tests run before it in the same worker

@@ -19,7 +19,6 @@ import numpy
 import pytest
 
 import chainer
-from chainer import _compiled_core
 from chainer.functions.array import get_item
 from chainer.functions.connection import embed_id
 from chainer.functions.connection import linear
@@ -48,20 +47,6 @@ _GRAD_NODES = (basic_math.Add, basic_math.MultiAdd, get_item.GetItemGrad,
 # The nodes that add their gradients in place.
 _IN_PLACE_NODES = (linear.LinearFunction, embed_id.EmbedIDFunction,
                    get_item.GetItem)
-
-
-@pytest.fixture(params=['python', 'compiled'])
-def core(request):
-    """Runs the test on the Python core, then on the compiled one."""
-    if request.param == 'compiled':
-        if _compiled_core.compiled_core is None:
-            pytest.skip('the compiled core is off (CHAINER_USE_CHAINERX_CPP)')
-        _compiled_core.use(_compiled_core.compiled_core)
-    else:
-        _compiled_core.use(_compiled_core.python_core)
-    yield request.param
-    _compiled_core.use(_compiled_core.compiled_core
-                       or _compiled_core.python_core)
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ import numpy
 import pytest
 
 import chainer
-from chainer import _compiled_core
 from chainer import functions as F
 from chainer import gradient_check
 from chainer import memory_layouts
@@ -19,21 +18,6 @@ from chainer import testing
 
 LAST_X = memory_layouts.CUDNN_CHANNEL_LAST_X
 LAST_W = memory_layouts.CUDNN_CHANNEL_LAST_W
-
-
-@pytest.fixture(params=['python', 'compiled'])
-def core(request):
-    """Runs the test on the Python autograd core, then on the compiled one.
-    """
-    if request.param == 'compiled':
-        if _compiled_core.compiled_core is None:
-            pytest.skip('the compiled core is off (CHAINER_USE_CHAINERX_CPP)')
-        _compiled_core.use(_compiled_core.compiled_core)
-    else:
-        _compiled_core.use(_compiled_core.python_core)
-    yield request.param
-    _compiled_core.use(_compiled_core.compiled_core
-                       or _compiled_core.python_core)
 
 
 def _nhwc(seed=0):
