@@ -17,8 +17,9 @@ covered alike, and only the rank that raised prints its traceback.
 
 When the hook is installed:
 
-* By default, when :func:`chainermn.create_communicator` creates a
-  communicator in a job of several processes (``MPI.COMM_WORLD`` has more
+* By default, when a communicator is created
+  (:func:`chainermn.create_communicator`, or a communicator class called
+  directly) in a job of several processes (``MPI.COMM_WORLD`` has more
   than one rank). ``import chainermn`` and a single-process run (``python
   script.py``, without ``mpiexec``) change nothing.
 * ``CHAINERMN_FORCE_ABORT_ON_EXCEPTION`` set to any other non-empty value
@@ -123,7 +124,7 @@ def _add_hook_if_enabled():
 def _add_hook_if_multi_process():
     """Installs the hook if this process is one of several MPI ranks.
 
-    :func:`chainermn.create_communicator` calls it, once the script has
+    Every MPI communicator calls it when it is created, once the script has
     started MPI. Nothing happens if the hook is installed already, if
     :func:`remove_hook` was called, or if the environment variable turns
     the hook off.

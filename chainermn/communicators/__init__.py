@@ -3,7 +3,6 @@
 from chainer.utils import argument
 
 from chainermn import _mpi
-from chainermn import global_except_hook
 from chainermn.communicators.communicator_base import CommunicatorBase  # NOQA
 
 
@@ -103,8 +102,6 @@ def create_communicator(communicator_name='pure_nccl', mpi_comm=None,
 
     if mpi_comm is None:
         mpi_comm = _mpi.get_mpi().COMM_WORLD
-    # Before the communicator's own collective operations, which can fail.
-    global_except_hook._add_hook_if_multi_process()
     comm = _COMMUNICATORS[communicator_name]()(mpi_comm=mpi_comm)
     if communicator_name == 'pure_nccl':
         comm.set_config('allreduce_grad_dtype', allreduce_grad_dtype)

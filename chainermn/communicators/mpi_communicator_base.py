@@ -17,6 +17,7 @@ from chainer import backend
 import chainer.utils
 
 from chainermn import _mpi
+from chainermn import global_except_hook
 from chainermn.communicators import _communication_utility
 from chainermn.communicators import _memory_utility
 from chainermn.communicators import communicator_base
@@ -125,6 +126,9 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
     def __init__(self, mpi_comm):
         super().__init__()
         self.mpi_comm = mpi_comm
+        # Before the communicator's own collective operations, which can
+        # fail: an uncaught exception on one rank then ends the whole job.
+        global_except_hook._add_hook_if_multi_process()
         self._init_ranks()
         with self.config_scope():
             self.batched_copy = False

@@ -43,6 +43,12 @@ def test_exception_on_one_rank_ends_job(mpi_run, case, failing_rank):
     _assert_ended_by(result, failing_rank)
 
 
+def test_communicator_class_called_directly_ends_job(mpi_run):
+    result = mpi_run([FAIL_ON_ONE_RANK, 'bcast_obj', '0', 'direct'],
+                     timeout=TIMEOUT, CHAINERMN_FORCE_ABORT_ON_EXCEPTION='')
+    _assert_ended_by(result, 0)
+
+
 @pytest.mark.parametrize('launcher, value', [
     ([], '1'),
     (['-m', 'mpi4py'], ''),

@@ -1,7 +1,9 @@
 """One rank raises while the others wait in a collective operation.
 
-Run as ``mpiexec -n 2 python fail_on_one_rank.py CASE FAILING_RANK``:
-every rank creates a communicator, then the rank ``FAILING_RANK`` raises
+Run as ``mpiexec -n 2 python fail_on_one_rank.py CASE FAILING_RANK
+[direct]``: every rank creates a communicator (with
+:func:`chainermn.create_communicator`, or by calling the communicator class
+itself with ``direct``), then the rank ``FAILING_RANK`` raises
 ``RuntimeError('failure on rank N')`` where the other ranks enter the
 collective operation ``CASE`` (one of :data:`CASES`). Where the operation
 has a root, the failing rank is the root, so that the others have to wait
@@ -85,8 +87,13 @@ CASES = {f.__name__: f for f in (scatter_dataset, bcast_obj, allreduce,
                                  optimizer, evaluator, checkpoint)}
 
 
-def main(case, failing_rank):
-    comm = chainermn.create_communicator('naive')
+def main(case, failing_rank, direct=False):
+    if direct:
+        from chainermn.communicators import naive_communicator
+        from mpi4py import MPI
+        comm = naive_communicator.NaiveCommunicator(MPI.COMM_WORLD)
+    else:
+        comm = chainermn.create_communicator('naive')
     CASES[case](comm, failing_rank)
     # Only reached if the job was not ended: ``mpiexec`` would then wait
     # here for the failing rank.
@@ -95,4 +102,4 @@ def main(case, failing_rank):
 
 
 if __name__ == '__main__':
-    main(sys.argv[1], int(sys.argv[2]))
+    main(sys.argv[1], int(sys.argv[2]), sys.argv[3:] == ['direct'])
