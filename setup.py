@@ -1,9 +1,16 @@
-"""Build script: the Python packages and the optional C++ CPU kernels.
+"""Build script: the Python packages and two optional C++ extensions.
 
-The kernels (``chainerx_cpp._kernels``) are compiled against oneDNN from
-the ``onednn-devel-cpu-gomp`` and ``onednn-cpu-gomp`` wheels, which the
-build requirements in pyproject.toml install. ``CHAINER_BUILD_CHAINERX_CPP=0``
-skips them; a build that fails warns and leaves the pure-NumPy library.
+- ``chainer._compiled_autograd``, the compiled autograd core
+  (``csrc/autograd``): the bookkeeping of ``FunctionNode.apply`` and of
+  backprop, on the CPython C API alone. It builds wherever a C++17
+  compiler is; ``CHAINER_BUILD_COMPILED_CORE=0`` skips it.
+- ``chainerx_cpp._kernels``, the CPU kernels, compiled against oneDNN from
+  the ``onednn-devel-cpu-gomp`` and ``onednn-cpu-gomp`` wheels, which the
+  build requirements in pyproject.toml install.
+  ``CHAINER_BUILD_CHAINERX_CPP=0`` skips them.
+
+A build that fails warns and leaves the library without that extension:
+the Python autograd core and the NumPy paths do the same work.
 
 The sources compile in parallel (``CHAINER_BUILD_JOBS`` workers, by default
 one per available core), and each object file is kept in a cache keyed by
@@ -47,6 +54,22 @@ def _wheel_dir(distribution, suffix):
 
 
 def _extensions():
+    return _compiled_core() + _kernels()
+
+
+def _compiled_core():
+    if os.environ.get('CHAINER_BUILD_COMPILED_CORE', '1') == '0':
+        return []
+    folder = os.path.join('csrc', 'autograd')
+    std = '/std:c++17' if sys.platform == 'win32' else '-std=c++17'
+    return [setuptools.Extension(
+        'chainer._compiled_autograd',
+        sorted(glob.glob(os.path.join(folder, '*.cpp'))), language='c++',
+        depends=sorted(glob.glob(os.path.join(folder, '*.hpp'))),
+        extra_compile_args=[std])]
+
+
+def _kernels():
     if os.environ.get('CHAINER_BUILD_CHAINERX_CPP', '1') == '0':
         return []
     sources = sorted(glob.glob(os.path.join('chainerx_cpp', '*.cpp')))
@@ -188,14 +211,22 @@ class _ObjectCache:
 
 
 class _OptionalBuildExt(build_ext):
-    """Builds the kernels, or warns and goes on without them."""
+    """Builds each extension, or warns and goes on without it."""
 
     def run(self):
         try:
             super().run()
         except Exception as e:  # compiler or linker failure
-            print('chainerx_cpp: build failed, kernels disabled: {}'.format(
+            print('build of the extensions failed, none is used: {}'.format(
                 e), file=sys.stderr)
+
+    def build_extensions(self):
+        # An extension that fails to build is left out of the outputs (an
+        # editable install copies every output into the source tree).
+        self._failed = []
+        super().build_extensions()
+        self.extensions = [
+            ext for ext in self.extensions if ext not in self._failed]
 
     def build_extension(self, ext):
         folder = _cache_dir()
@@ -213,14 +244,15 @@ class _OptionalBuildExt(build_ext):
         try:
             super().build_extension(ext)
         except Exception as e:  # compiler or linker failure
-            print('chainerx_cpp: build failed, kernels disabled: {}'.format(
-                e), file=sys.stderr)
+            print('{}: build failed, not used: {}'.format(ext.name, e),
+                  file=sys.stderr)
+            self._failed.append(ext)
             return
         finally:
             self.compiler.compile = original_compile
-        print('chainerx_cpp: built in {:.0f} s with {} jobs, {} of {} '
+        print('{}: built in {:.0f} s with {} jobs, {} of {} '
               'objects from the cache{}'.format(
-                  time.monotonic() - start, jobs, cache.hits,
+                  ext.name, time.monotonic() - start, jobs, cache.hits,
                   len(ext.sources),
                   ' ({})'.format(folder) if folder else ' (off)'),
               file=sys.stderr)

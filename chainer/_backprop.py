@@ -65,7 +65,6 @@ def _add_into_sums(func, indexes, grad_outputs, grad_inputs, table):
     indexes whose gradients are still to be computed by ``backward``.
     """
     inputs = func.inputs
-    sums = table.sums
     left = []
     for i in indexes:
         grads = grad_inputs[inputs[i]]
@@ -76,7 +75,7 @@ def _add_into_sums(func, indexes, grad_outputs, grad_inputs, table):
                 continue
         elif len(grads) == 1:
             total = grads[0]
-            if sums.get(id(total)) is total:
+            if table.owns(total):
                 done = func._add_grad_into(i, grad_outputs, total._data)
                 if done:
                     if done is not True:
@@ -101,9 +100,11 @@ class _GradTable:
     drops it), as a ``.grad`` set on an output beside the one backward
     started from flows on in Chainer.
 
-    Its state is three plain dicts, which the compiled traversal of
-    ``chainerx_cpp`` reads and writes as this class does (see
-    :mod:`chainer._compiled_core`):
+    It is the reference of the compiled traversal's table
+    (``chainer._compiled_autograd.GradTable``, see
+    :mod:`chainer._compiled_core`), which has the methods the steps of
+    :func:`_run_backward` call: ``get_as_list``, ``own``, ``owns``,
+    ``release``, ``defer``, ``settle``, ``sum_list`` and ``observed``.
 
     Args:
         load_grads (bool): Whether leaves start from their own gradients.
@@ -141,6 +142,10 @@ class _GradTable:
         if not _config.enable_backprop and not self.observed:
             self.sums[id(grad)] = grad
         return grad
+
+    def owns(self, grad):
+        """Whether ``grad`` is a sum of the table."""
+        return self.sums.get(id(grad)) is grad
 
     def release(self, grad):
         """Unregisters ``grad`` as it leaves the table; returns it."""

@@ -1,58 +1,42 @@
 """The one interface between the Python autograd core and the compiled one.
 
-``chainerx_cpp`` holds, besides the kernels, the bookkeeping of the
-autograd core in C (``chainerx_cpp/core.cpp``): :meth:`FunctionNode.apply
-<chainer.FunctionNode.apply>` and the backward traversal behind
-:meth:`Variable.backward <chainer.Variable.backward>`. The Python code of
-:mod:`chainer.function_node` and :mod:`chainer._backprop` stays the
-reference: the compiled code takes the common case (NumPy arrays, no
-function hooks, no debug mode) and hands every other one, and every error,
-to it.
+``chainer._compiled_autograd`` (sources in ``csrc/autograd``) is an
+accelerator in the manner of :pep:`399`: :meth:`FunctionNode.apply
+<chainer.FunctionNode.apply>` of :mod:`chainer.function_node` and the
+backward traversal of :mod:`chainer._backprop` are the reference,
+written once in Python; the compiled code takes their common case (NumPy
+arrays, no function hooks, no debug mode) and hands every other one, and
+every error, to them.
 
-Everything the compiled code knows of the Python side is handed to it here,
-once, by :func:`install`:
+It owns the storage it works on:
 
-* the classes ``Variable``, ``VariableNode`` and ``numpy.ndarray``, whose
-  ``__slots__`` it reads and writes at their offsets: ``Variable._data``,
-  ``_node``, ``_grad_var``, ``_requires_grad``, ``_loss_scale``;
-  ``VariableNode._variable``, ``_creator_node``, ``_data``, ``_rank``,
-  ``name``, ``_requires_grad``, ``dtype``, ``shape``,
-  ``_old_style_grad_generator``, ``_layout``;
-* the configuration tables (the thread's ``chainer.config`` entries and the
-  global ones) and the thread's function hooks;
-* the Python core's functions it hands cases to (``python_apply``,
-  ``python_backprop_to_all``, ``run_backward``) or takes rules from
-  (``check_forward_outputs``, ``normalize_grad_inputs``, ``as_grad_var``,
-  ``check_grad_type``, ``no_output_grad_error``);
-* memory layouts (:mod:`chainer.memory_layouts`): the list
-  ``variable._layouts_in_use``, empty until the process makes its first
-  non-standard layout; once it is not, an input whose ``_layout`` is not
-  ``None`` sends the call to ``python_apply``, and the outputs of a node
-  whose forward set ``_output_layouts`` get them from
-  ``function_node._give_output_layouts``;
-* the gradient table class ``_backprop._GradTable``, whose three dicts
-  (``grads``, ``sums``, ``pending``) it reads and writes as the class does,
-  and whose methods ``pop``, ``sum_list`` and ``defer`` it calls for what is
-  rare.
+* the fields of variables and of their nodes, the C base types of
+  :class:`~chainer.Variable` and :class:`~chainer.variable.VariableNode`
+  (see :mod:`chainer._core_fields`, which puts the same fields on
+  pure-Python bases when the compiled core is not used);
+* the gradient table of its traversal, ``GradTable``, whose methods are
+  those of ``_backprop._GradTable`` that the Python steps call.
 
-Of a function node it uses the attributes any node has (``inputs``,
-``outputs``, ``rank``, ``stack``, ``lazy_grad_sum``, the retention lists,
-``_n_local_function_hooks``) and calls ``check_type_forward`` (through
-``_check_data_type_forward``), ``forward``, ``backward`` and the in-place
-gradient protocol ``_add_grad_into`` (see :class:`chainer.FunctionNode`;
-the attribute is ``None`` where the class's ``backward`` may not be
-bypassed, and a node with hooks of its own, the one case of an observed
-node that the compiled traversal meets, goes to ``run_backward``).
+Everything else it uses of the Python side is handed over here, once, by
+:func:`install`, as the data of :func:`parts`: classes, the functions it
+hands cases to or takes rules from, the configuration tables, and in
+:data:`FUNCTION_NODE_NAMES` the names of the attributes of a
+:class:`~chainer.FunctionNode` it reads, writes or calls. It looks up no
+other name of the Python side. ``tests/chainer_tests/test_core_fields.py``
+checks this list against the Python classes.
 
-The compiled core is used when the kernels are built, unless
-``CHAINER_USE_CHAINERX_CPP`` is ``'never'`` when Chainer is imported;
-:func:`use` switches between the two (for tests and benchmarks).
+The switch: ``CHAINER_USE_COMPILED_CORE=0`` when Chainer is imported
+leaves the extension unloaded (the pure-Python bases, the Python
+bookkeeping); ``chainer.config.use_compiled_core`` set to ``False`` (in
+a thread, with :func:`chainer.using_config`) sends every call to the
+Python code while it lasts. :func:`use` switches the entry points
+themselves, for tests and benchmarks.
 """
 
 import numpy
 
 from chainer import _backprop
-from chainer import _kernels
+from chainer import _core_fields
 from chainer import configuration
 from chainer import function_hook
 from chainer import function_node
@@ -65,32 +49,70 @@ python_core = function_node.FunctionNode.apply, _backprop.backprop_to_all
 #: The compiled one, or ``None`` when it is not in use.
 compiled_core = None
 
+#: The attributes of a :class:`~chainer.FunctionNode` the compiled core
+#: reads, writes or calls, by role: the fields :meth:`FunctionNode.apply`
+#: sets, the retention lists, the hooks count, the methods of an op, and
+#: the in-place gradient protocol (see :class:`~chainer.FunctionNode`).
+FUNCTION_NODE_NAMES = {
+    'inputs': 'inputs',
+    'outputs': 'outputs',
+    'rank': 'rank',
+    'stack': 'stack',
+    'lazy_grad_sum': 'lazy_grad_sum',
+    'n_local_function_hooks': '_n_local_function_hooks',
+    'input_indexes_to_retain': '_input_indexes_to_retain',
+    'output_indexes_to_retain': '_output_indexes_to_retain',
+    'retained_output_data': '_retained_output_data',
+    'output_layouts': '_output_layouts',
+    'check_data_type_forward': '_check_data_type_forward',
+    'forward': 'forward',
+    'backward': 'backward',
+    'backward_accumulate': 'backward_accumulate',
+    'add_grad_into': '_add_grad_into',
+}
 
-def _python_parts():
-    config_local, global_settings = configuration._entry_tables()
+
+def _thread_state(config_local=configuration.config._local,
+                  hooks_local=function_hook._thread_local):
+    """The current thread's configuration entries and the dict that holds
+    its function hooks (under ``'function_hooks'``), both the same objects
+    for the life of the thread; the compiled core keeps them per thread."""
+    return config_local.__dict__, hooks_local.__dict__
+
+
+def parts():
+    """Returns what :func:`install` hands to the compiled core."""
     return {
+        # Classes: the variable and node (on the compiled core's fields)
+        # and the one array type it works on.
         'variable': variable.Variable,
         'variable_node': variable.VariableNode,
         'ndarray': numpy.ndarray,
-        'as_variable': variable.as_variable,
+        # The reference, which takes every case it does not.
         'python_apply': python_core[0],
-        'check_forward_outputs': function_node._check_forward_outputs,
-        'config_local': config_local,
-        'global_settings': global_settings,
-        'hooks_local': function_hook._thread_local,
-        'config': configuration.config,
-        'get_function_hooks': function_hook.get_function_hooks,
         'python_backprop_to_all': python_core[1],
-        'grad_table': _backprop._GradTable,
         'run_backward': _backprop._run_backward,
-        'normalize_grad_inputs': _backprop.normalize_grad_inputs,
+        # Rules and errors of the Python side.
+        'as_variable': variable.as_variable,
         'as_grad_var': _backprop._as_grad_var,
+        'check_forward_outputs': function_node._check_forward_outputs,
+        'give_output_layouts': function_node._give_output_layouts,
+        'normalize_grad_inputs': _backprop.normalize_grad_inputs,
         'check_grad_type': variable._check_grad_type,
+        'no_output_grad_error': _backprop._raise_no_output_grad,
+        'sum_grads': _backprop._sum_grads,
+        'check_old_style_gradient':
+            variable.VariableNode._check_old_style_gradient,
+        'set_grad_var_if_available':
+            variable.VariableNode._set_grad_var_if_available,
         'base_backward_accumulate':
             function_node.FunctionNode.backward_accumulate,
-        'no_output_grad_error': _backprop._raise_no_output_grad,
+        # State: memory layouts in use, configuration, function hooks.
         'layouts_in_use': variable._layouts_in_use,
-        'give_output_layouts': function_node._give_output_layouts,
+        'thread_state': _thread_state,
+        'global_settings': configuration._entry_tables()[1],
+        'get_function_hooks': function_hook.get_function_hooks,
+        'function_node_names': dict(FUNCTION_NODE_NAMES),
     }
 
 
@@ -105,10 +127,10 @@ def install():
     """Hands the Python parts to the compiled core and puts it in use,
     where it is built and allowed."""
     global compiled_core
-    module = _kernels.compiled_core()
+    module = _core_fields.compiled
     if module is None or compiled_core is not None:
         return
-    module.core_init(_python_parts())
+    module.core_init(parts())
     compiled_core = (module.apply_method(function_node.FunctionNode),
                      module.backprop_to_all)
     use(compiled_core)

@@ -91,19 +91,6 @@ def _enabled():
         _MODES, mode))
 
 
-def compiled_core():
-    """Returns the extension module for the autograd core's bookkeeping,
-    or ``None``.
-
-    Unlike the kernels, it is chosen once, when Chainer is imported: it is
-    used whenever the kernels are built, unless ``use_chainerx_cpp`` is
-    ``'never'`` then (``CHAINER_USE_CHAINERX_CPP=never``).
-    """
-    if configuration.global_config.use_chainerx_cpp == 'never':
-        return None
-    return _module
-
-
 def is_channels_last(a):
     """Whether ``a`` (N, C, spatial...) is laid out channels-last.
 

@@ -35,6 +35,8 @@ class _RuntimeInfo:
         else:
             self.ideep_version = None
         self.cpp_kernels_available = _cpp_kernels_available()
+        from chainer import _core_fields
+        self.compiled_core_available = _core_fields.compiled is not None
 
     def __str__(self):
         out = io.StringIO()
@@ -54,6 +56,8 @@ class _RuntimeInfo:
             self.ideep_version or 'Not Available'))
         out.write('C++ kernels (chainerx_cpp): {}\n'.format(
             _availability(self.cpp_kernels_available)))
+        out.write('Compiled autograd core: {}\n'.format(
+            _availability(self.compiled_core_available)))
         return out.getvalue()
 
 
@@ -78,7 +82,7 @@ def print_runtime_info(out=None):
 
     The report names the platform and the versions of Chainer, ChainerX,
     NumPy, CuPy (with its CUDA, cuDNN and NCCL details), iDeep and whether
-    the compiled C++ kernels are present.
+    the compiled C++ kernels and the compiled autograd core are present.
 
     Args:
         out: A writable stream; standard output by default.

@@ -191,6 +191,7 @@ def _set_defaults(conf):
     conf.schedule_func = None
     conf.train = True
     conf.type_check = _env_flag('CHAINER_TYPE_CHECK', '1')
+    conf.use_compiled_core = _env_flag('CHAINER_USE_COMPILED_CORE', '1')
     conf.use_chainerx_cpp = os.environ.get(
         'CHAINER_USE_CHAINERX_CPP', 'auto')
     conf.use_cudnn = os.environ.get('CHAINER_USE_CUDNN', 'auto')

@@ -8,6 +8,7 @@ import numpy
 
 import chainer
 from chainer import _backprop
+from chainer import _core_fields
 from chainer import backend
 from chainer.backends import _cpu
 from chainer.backends import cuda
@@ -141,7 +142,19 @@ def _check_grad_type(func, x, is_node_x, gx):
                 gx.shape, x_shape))
 
 
-class VariableNode:
+def _refuse_redefined_fields(cls, fields):
+    # The fields are the storage the autograd core reads and writes
+    # directly (as Chainer reads ``Variable._data``): a subclass that
+    # defines one again would be seen by one core and not the other.
+    redefined = sorted(set(fields) & set(vars(cls)))
+    if redefined:
+        raise TypeError(
+            '{} defines {}, a field of the storage of {}; use another '
+            'name'.format(cls.__qualname__, ', '.join(redefined),
+                          cls.__mro__[1].__name__))
+
+
+class VariableNode(_core_fields.VariableNodeFields):
     """The node of a variable in the computational graph.
 
     A variable node stands for a :class:`Variable` in the graph. It keeps
@@ -159,10 +172,12 @@ class VariableNode:
         name (str): A label for the variable.
     """
 
-    __slots__ = (
-        '_variable', '_creator_node', '_data', '_rank', 'name',
-        '_requires_grad', 'dtype', 'shape', '_old_style_grad_generator',
-        '_layout', '__weakref__')
+    # The fields are those of the base (chainer._core_fields).
+    __slots__ = ('__weakref__',)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _refuse_redefined_fields(cls, _core_fields.VARIABLE_NODE_FIELDS)
 
     def __init__(self, variable, name, **kwargs):
         if kwargs:
@@ -346,6 +361,7 @@ def _init_variable(var, data, name, requires_grad, node=None):
     var._requires_grad = requires_grad
     var._loss_scale = None
     var._grad_var = None
+    var._layout = None
     if node is None:
         node = _new_object(VariableNode)
         node._variable = weakref.ref(var)
@@ -393,7 +409,7 @@ def variable_str(var):
     return _format_repr(var, ' ', False)
 
 
-class Variable:
+class Variable(_core_fields.VariableFields):
     """Array that records the computation it came from.
 
     Every variable holds an array (``numpy.ndarray`` or ``cupy.ndarray``).
@@ -426,9 +442,12 @@ class Variable:
         array([2., 4.], dtype=float32)
     """
 
-    __slots__ = (
-        '_data', '_node', '_grad_var', '_requires_grad', '_loss_scale',
-        '__dict__', '__weakref__')
+    # The fields are those of the base (chainer._core_fields).
+    __slots__ = ('__dict__', '__weakref__')
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _refuse_redefined_fields(cls, _core_fields.VARIABLE_FIELDS)
 
     # Make NumPy call the reflected operators of Variable.
     __array_priority__ = 200
@@ -436,9 +455,6 @@ class Variable:
     # Variables never hold ChainerX arrays here; code written for Chainer 7
     # reads this.
     _has_chainerx_array = False
-
-    # The memory layout of the array, when it is not the standard one.
-    _layout = None
 
     # The device given to to_device, if any (see ``device``).
     _device = None

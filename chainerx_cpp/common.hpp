@@ -198,7 +198,6 @@ void register_lstm(py::module_& m);
 void register_embed(py::module_& m);
 void register_optimizers(py::module_& m);
 void register_linear(py::module_& m);
-void register_core(py::module_& m);
 void register_layout(py::module_& m);
 
 }  // namespace chainerx_cpp

@@ -68,6 +68,5 @@ PYBIND11_MODULE(_kernels, m) {
     chainerx_cpp::register_embed(m);
     chainerx_cpp::register_optimizers(m);
     chainerx_cpp::register_linear(m);
-    chainerx_cpp::register_core(m);
     chainerx_cpp::register_layout(m);
 }

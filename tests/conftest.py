@@ -124,7 +124,7 @@ def core(request):
     from chainer import _compiled_core
     if request.param == 'compiled':
         if _compiled_core.compiled_core is None:
-            pytest.skip('the compiled core is off (CHAINER_USE_CHAINERX_CPP)')
+            pytest.skip('the compiled core is off (CHAINER_USE_COMPILED_CORE)')
         _compiled_core.use(_compiled_core.compiled_core)
     else:
         _compiled_core.use(_compiled_core.python_core)

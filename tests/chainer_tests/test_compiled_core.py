@@ -24,7 +24,7 @@ def use_core():
     """``use_core(name)`` switches to that bookkeeping until the test ends.
     """
     if _compiled_core.compiled_core is None:
-        pytest.skip('the compiled core is off (CHAINER_USE_CHAINERX_CPP)')
+        pytest.skip('the compiled core is off (CHAINER_USE_COMPILED_CORE)')
 
     def use(name):
         _compiled_core.use(
@@ -112,11 +112,25 @@ def test_compiled_core_is_in_use():
         _compiled_core.compiled_core[1]
 
 
-def test_python_core_when_never():
+def test_python_core_when_switched_off():
     code = ('import chainer; from chainer import _compiled_core as c; '
+            'from chainer import _core_fields as f; '
             'assert c.compiled_core is None; '
-            'assert chainer.FunctionNode.apply is c.python_core[0]')
+            'assert chainer.FunctionNode.apply is c.python_core[0]; '
+            'assert chainer.Variable.__base__ is f._PythonVariableFields; '
+            'assert not chainer.config.use_compiled_core')
+    env = dict(os.environ, CHAINER_USE_COMPILED_CORE='0')
+    subprocess.run([sys.executable, '-c', code], env=env, check=True)
+
+
+def test_independent_of_the_kernels_switch():
+    # The kernels off leave the compiled core as it is.
+    code = ('import chainer; from chainer import _compiled_core as c; '
+            'from chainer import _core_fields as f; '
+            'assert (c.compiled_core is None) == (f.compiled is None); '
+            'assert chainer.config.use_compiled_core')
     env = dict(os.environ, CHAINER_USE_CHAINERX_CPP='never')
+    env.pop('CHAINER_USE_COMPILED_CORE', None)
     subprocess.run([sys.executable, '-c', code], env=env, check=True)
 
 
@@ -519,17 +533,13 @@ def test_random_graphs_give_identical_gradients(use_core, seed):
     _same(use_core, scenario)
 
 
-def test_variable_subclass_that_names_a_field_again(use_core):
-    # A subclass may put a property over a slot of Variable: the compiled
-    # core must go through it, as attribute access does.
+def test_variable_subclass_with_its_own_array_property(use_core):
+    # As in Chainer 7.8 (whose apply reads ``Variable._data``), apply takes
+    # the stored array, whatever a subclass's ``array`` property returns.
     class Doubled(chainer.Variable):
         @property
-        def _data(self):
-            return chainer.Variable._data.__get__(self) * 2
-
-        @_data.setter
-        def _data(self, value):
-            chainer.Variable._data.__set__(self, value)
+        def array(self):
+            return self._data * 2
 
     def scenario():
         x = Doubled(numpy.arange(3, dtype=numpy.float32))
@@ -537,7 +547,22 @@ def test_variable_subclass_that_names_a_field_again(use_core):
         F.sum(y).backward()
         return [y.array, x.grad]
     result = _same(use_core, scenario)
-    numpy.testing.assert_array_equal(result[0], [0, 6, 12])
+    numpy.testing.assert_array_equal(result[0], [0, 3, 6])
+
+
+@pytest.mark.parametrize('base, field', [
+    (chainer.Variable, '_data'),
+    (chainer.Variable, '_grad_var'),
+    (chainer.variable.VariableNode, '_creator_node'),
+    (chainer.variable.VariableNode, 'shape'),
+])
+def test_subclass_cannot_define_a_field_again(base, field):
+    # A field is the core's storage: a subclass defining it again (a
+    # property, a slot, a class attribute) is refused.
+    with pytest.raises(TypeError, match=field):
+        type('Sub', (base,), {field: property(lambda self: None)})
+    with pytest.raises(TypeError, match=field):
+        type('Sub', (base,), {'__slots__': (field,)})
 
 
 def test_in_place_gradient_sums_run_in_the_compiled_traversal(

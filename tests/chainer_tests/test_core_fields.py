@@ -1,0 +1,140 @@
+"""What the compiled autograd core takes from the Python side, against the
+Python side: the fields, the names handed over, and its sources."""
+
+import copy
+import glob
+import os
+import pickle
+import re
+
+import numpy
+import pytest
+
+import chainer
+from chainer import _backprop
+from chainer import _compiled_core
+from chainer import _core_fields
+from chainer import variable
+
+
+SOURCES = os.path.join(
+    os.path.dirname(__file__), '..', '..', 'csrc', 'autograd')
+
+needs_compiled = pytest.mark.skipif(
+    _core_fields.compiled is None, reason='the compiled core is not used')
+
+
+@pytest.mark.parametrize('cls, fields', [
+    (variable.Variable, _core_fields.VARIABLE_FIELDS),
+    (variable.VariableNode, _core_fields.VARIABLE_NODE_FIELDS),
+])
+def test_the_fields_live_in_the_base(cls, fields):
+    # A field added to the Python class instead of the base would be
+    # missing from the compiled core's storage.
+    assert cls.__base__.__slots__ == fields
+    own = set(cls.__slots__) - {'__dict__', '__weakref__'}
+    assert not own
+
+
+@needs_compiled
+@pytest.mark.parametrize('compiled, python', [
+    ('VariableFields', _core_fields._PythonVariableFields),
+    ('VariableNodeFields', _core_fields._PythonVariableNodeFields),
+])
+def test_compiled_and_python_bases_have_the_same_fields(compiled, python):
+    ctype = getattr(_core_fields.compiled, compiled)
+    assert ctype.__slots__ == python.__slots__
+    for name in python.__slots__:
+        # Member descriptors both: set, read and delete as slots are.
+        assert type(ctype.__dict__[name]) is type(python.__dict__[name])
+
+
+def _every_field_set(obj, fields):
+    for name in fields:
+        getattr(obj, name)  # raises AttributeError if unset
+
+
+@pytest.mark.parametrize('make', [
+    lambda: chainer.Variable(numpy.ones(2, numpy.float32)),
+    lambda: chainer.Variable(),
+    lambda: chainer.Parameter(numpy.ones(2, numpy.float32)),
+    lambda: chainer.Variable(numpy.ones(2, numpy.float32)) * 2,
+    lambda: copy.copy(chainer.Variable(numpy.ones(2, numpy.float32))),
+    lambda: pickle.loads(pickle.dumps(
+        chainer.Variable(numpy.ones(2, numpy.float32)))),
+], ids=['init', 'empty', 'parameter', 'output', 'copy', 'pickle'])
+def test_every_field_is_set(make):
+    v = make()
+    _every_field_set(v, _core_fields.VARIABLE_FIELDS)
+    _every_field_set(v.node, _core_fields.VARIABLE_NODE_FIELDS)
+
+
+def test_function_node_names_exist():
+    # A renamed attribute of FunctionNode fails here, not in the C code.
+    for role, name in _compiled_core.FUNCTION_NODE_NAMES.items():
+        assert hasattr(chainer.FunctionNode, name), (role, name)
+    node = chainer.FunctionNode()
+    for role in ('inputs', 'outputs', 'rank', 'stack', 'lazy_grad_sum',
+                 'n_local_function_hooks', 'input_indexes_to_retain',
+                 'output_indexes_to_retain', 'retained_output_data',
+                 'output_layouts', 'add_grad_into'):
+        assert not callable(
+            getattr(node, _compiled_core.FUNCTION_NODE_NAMES[role]))
+
+
+def test_grad_table_methods_are_those_of_the_python_table():
+    # The Python steps call these on either table.
+    for name in ('get_as_list', 'own', 'owns', 'release', 'defer',
+                 'settle', 'sum_list'):
+        assert callable(getattr(_backprop._GradTable, name))
+        if _core_fields.compiled is not None:
+            assert callable(getattr(_core_fields.compiled.GradTable, name))
+
+
+@needs_compiled
+def test_core_init_takes_exactly_the_parts():
+    parts = _compiled_core.parts()
+    init = _core_fields.compiled.core_init
+    for key in parts:
+        incomplete = dict(parts)
+        del incomplete[key]
+        with pytest.raises(KeyError, match=key):
+            init(incomplete)
+    with pytest.raises(TypeError, match='expected'):
+        init(dict(parts, unused=None))
+    names = dict(parts['function_node_names'])
+    names.pop('rank')
+    with pytest.raises(KeyError, match='rank'):
+        init(dict(parts, function_node_names=names))
+    with pytest.raises(RuntimeError, match='has run already'):
+        init(parts)
+
+
+def _c_sources():
+    paths = sorted(glob.glob(os.path.join(SOURCES, '*.[ch]pp')))
+    assert paths
+    return {os.path.basename(p): open(p).read() for p in paths}
+
+
+def test_sources_look_up_no_private_python_name():
+    # The only underscore names in the C sources are the fields the core
+    # defines itself (and dunder names of the C API).
+    own = set(_core_fields.VARIABLE_FIELDS) | set(
+        _core_fields.VARIABLE_NODE_FIELDS)
+    for name, text in _c_sources().items():
+        for literal in re.findall(r'"(_[A-Za-z_]\w*)"', text):
+            assert literal in own or re.fullmatch(r'__\w+__', literal), (
+                name, literal)
+
+
+def test_sources_use_no_addresses_as_ids_nor_foreign_slots():
+    for name, text in _c_sources().items():
+        for banned in ('PyLong_FromVoidPtr', 'PyMemberDescr',
+                       'd_member', 'tp_dictoffset', '"__dict__"',
+                       'pybind11', 'dnnl'):
+            assert banned not in text, (name, banned)
+
+
+def test_sources_are_split_by_concern():
+    for name, text in _c_sources().items():
+        assert text.count('\n') <= 800, name
