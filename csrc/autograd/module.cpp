@@ -39,7 +39,11 @@ bool thread_state(ThreadState* out) {
 }
 
 int config_entry(const ThreadState& ts, PyObject* key, Ref* value) {
-    PyObject* v = PyDict_GetItemWithError(ts.config, key);
+    // A thread that has set no entry (the common case) reads the global
+    // ones.
+    PyObject* v = PyDict_GET_SIZE(ts.config) == 0
+                      ? nullptr
+                      : PyDict_GetItemWithError(ts.config, key);
     if (v == nullptr) {
         if (PyErr_Occurred()) return -1;
         v = PyDict_GetItemWithError(st.global_settings, key);

@@ -602,3 +602,77 @@ def test_in_place_gradient_sums_run_in_the_compiled_traversal(
     assert calls == []
     for e, a in zip(expected, actual):
         numpy.testing.assert_array_equal(e, a)
+
+
+def _thread_scenario(seed, config_name, config_value):
+    # A small recurrent graph under one thread's own configuration entry.
+    rng = numpy.random.RandomState(seed)
+    W = chainer.Variable(rng.uniform(-1, 1, (4, 4)).astype(numpy.float32))
+    x = chainer.Variable(rng.uniform(-1, 1, (3, 4)).astype(numpy.float32))
+    with chainer.using_config(config_name, config_value):
+        h = x
+        for _ in range(20):
+            h = F.tanh(F.linear(h, W)) + x * 0.5
+        F.sum(h * h).backward()
+        return [h.array, W.grad, x.grad, h.creator_node.rank]
+
+
+def test_threads_give_the_serial_results(use_core):
+    # Several threads apply and backprop at once, each with its own
+    # configuration entries (kept per thread by the compiled core): every
+    # result equals the same scenario run alone.
+    import threading
+    settings = [('lazy_grad_sum', True), ('lazy_grad_sum', False),
+                ('type_check', False), ('use_compiled_core', False)] * 2
+    for name in CORES:
+        use_core(name)
+        expected = [_thread_scenario(k, *settings[k])
+                    for k in range(len(settings))]
+        results = [None] * len(settings)
+        barrier = threading.Barrier(len(settings))
+
+        def run(k):
+            barrier.wait()
+            for _ in range(5):
+                results[k] = _thread_scenario(k, *settings[k])
+
+        threads = [threading.Thread(target=run, args=(k,))
+                   for k in range(len(settings))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for k in range(len(settings)):
+            _assert_same(expected[k], results[k])
+
+
+def test_use_compiled_core_entry_sends_calls_to_python(use_core,
+                                                       monkeypatch):
+    # The Python apply checks every forward's outputs and the Python
+    # traversal runs every node through _run_backward; the compiled core
+    # does neither for plain NumPy nodes, unless the entry is off.
+    use_core('compiled')
+    calls = []
+
+    def recorder(name, f):
+        def recording(*args):
+            calls.append(name)
+            return f(*args)
+        return recording
+    monkeypatch.setattr(
+        chainer.function_node, '_check_forward_outputs',
+        recorder('apply', chainer.function_node._check_forward_outputs))
+    monkeypatch.setattr(
+        chainer._backprop, '_run_backward',
+        recorder('backward', chainer._backprop._run_backward))
+
+    def scenario():
+        x = chainer.Variable(numpy.arange(3, dtype=numpy.float32))
+        F.sum(F.relu(x) * x).backward()
+        return x.grad
+
+    expected = scenario()
+    assert calls == []
+    with chainer.using_config('use_compiled_core', False):
+        numpy.testing.assert_array_equal(scenario(), expected)
+    assert calls.count('apply') >= 3 and calls.count('backward') == 3
