@@ -275,17 +275,21 @@ void no_output_grad_error(PyObject* func, PyObject* grad_outputs) {
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(grad_outputs); ++i) {
         if (PyTuple_GET_ITEM(grad_outputs, i) != Py_None) return;
     }
+#if PY_VERSION_HEX >= 0x030C0000
+    Ref error(PyErr_GetRaisedException());
+#else
     PyObject* type;
     PyObject* value;
     PyObject* tb;
     PyErr_Fetch(&type, &value, &tb);
     PyErr_NormalizeException(&type, &value, &tb);
     if (tb != nullptr) PyException_SetTraceback(value, tb);
-    Ref r(PyObject_CallFunctionObjArgs(st.no_output_grad_error, func, value,
-                                       nullptr));
     Py_XDECREF(type);
-    Py_XDECREF(value);
     Py_XDECREF(tb);
+    Ref error(value);
+#endif
+    Ref r(PyObject_CallFunctionObjArgs(st.no_output_grad_error, func,
+                                       error.get(), nullptr));
 }
 
 // The output nodes of `func` and their gradients, popped from the table
