@@ -10,8 +10,9 @@ every error, to them.
 
 It owns the storage it works on:
 
-* the fields of variables and of their nodes, the C base types of
-  :class:`~chainer.Variable` and :class:`~chainer.variable.VariableNode`
+* the fields of variables, of their nodes and of function nodes, the C
+  base types of :class:`~chainer.Variable`,
+  :class:`~chainer.variable.VariableNode` and :class:`~chainer.FunctionNode`
   (see :mod:`chainer._core_fields`, which puts the same fields on
   pure-Python bases when the compiled core is not used);
 * the gradient table of its traversal, ``GradTable``, whose methods are
@@ -20,9 +21,9 @@ It owns the storage it works on:
 Everything else it uses of the Python side is handed over here, once, by
 :func:`install`, as the data of :func:`parts`: classes, the functions it
 hands cases to or takes rules from, the configuration tables, and in
-:data:`FUNCTION_NODE_NAMES` the names of the attributes of a
-:class:`~chainer.FunctionNode` it reads, writes or calls. It looks up no
-other name of the Python side. ``tests/chainer_tests/test_core_fields.py``
+:data:`FUNCTION_NODE_NAMES` the names of the methods of a
+:class:`~chainer.FunctionNode` it calls. It looks up no other name of the
+Python side. ``tests/chainer_tests/test_core_fields.py``
 checks this list against the Python classes.
 
 The switch: ``CHAINER_USE_COMPILED_CORE=0`` when Chainer is imported
@@ -49,21 +50,11 @@ python_core = function_node.FunctionNode.apply, _backprop.backprop_to_all
 #: The compiled one, or ``None`` when it is not in use.
 compiled_core = None
 
-#: The attributes of a :class:`~chainer.FunctionNode` the compiled core
-#: reads, writes or calls, by role: the fields :meth:`FunctionNode.apply`
-#: sets, the retention lists, the hooks count, the methods of an op, and
-#: the in-place gradient protocol (see :class:`~chainer.FunctionNode`).
+#: The methods of a :class:`~chainer.FunctionNode` the compiled core calls
+#: or looks up, by role: those of an op and the in-place gradient protocol
+#: (see :class:`~chainer.FunctionNode`). Its fields are the compiled core's
+#: own (see :mod:`chainer._core_fields`).
 FUNCTION_NODE_NAMES = {
-    'inputs': 'inputs',
-    'outputs': 'outputs',
-    'rank': 'rank',
-    'stack': 'stack',
-    'lazy_grad_sum': 'lazy_grad_sum',
-    'n_local_function_hooks': '_n_local_function_hooks',
-    'input_indexes_to_retain': '_input_indexes_to_retain',
-    'output_indexes_to_retain': '_output_indexes_to_retain',
-    'retained_output_data': '_retained_output_data',
-    'output_layouts': '_output_layouts',
     'check_data_type_forward': '_check_data_type_forward',
     'forward': 'forward',
     'backward': 'backward',
@@ -83,10 +74,11 @@ def _thread_state(config_local=configuration.config._local,
 def parts():
     """Returns what :func:`install` hands to the compiled core."""
     return {
-        # Classes: the variable and node (on the compiled core's fields)
-        # and the one array type it works on.
+        # Classes: the variable, its node and the function node (on the
+        # compiled core's fields) and the one array type it works on.
         'variable': variable.Variable,
         'variable_node': variable.VariableNode,
+        'function_node': function_node.FunctionNode,
         'ndarray': numpy.ndarray,
         # The reference, which takes every case it does not.
         'python_apply': python_core[0],

@@ -1,12 +1,14 @@
-"""The storage of variables and of their nodes.
+"""The storage of variables, of their nodes and of function nodes.
 
-:class:`chainer.Variable` and :class:`chainer.variable.VariableNode` keep
-their hot fields in a base class: the C type of the compiled autograd core
-(``chainer._compiled_autograd``, whose ``FunctionNode.apply`` and backward
-traversal reach the fields as struct members) where it is built and
-allowed, else the pure-Python classes below with the same fields as
-``__slots__``. Both behave the same from Python: the fields are
-attributes, listed in ``__slots__``, unset until assigned.
+:class:`chainer.Variable`, :class:`chainer.variable.VariableNode` and
+:class:`chainer.FunctionNode` keep their hot fields in a base class: the C
+type of the compiled autograd core (``chainer._compiled_autograd``, whose
+``FunctionNode.apply`` and backward traversal reach the fields as struct
+members) where it is built and allowed, else the pure-Python classes below
+with the same fields. Both behave the same from Python: the fields are
+attributes; those of variables and their nodes are unset until assigned,
+and those of a function node start with the values of a node not yet
+applied.
 
 The choice is made once, when Chainer is imported: the compiled core is
 left out when ``CHAINER_USE_COMPILED_CORE=0``; the configuration entry
@@ -29,6 +31,32 @@ VARIABLE_NODE_FIELDS = (
     '_variable', '_creator_node', '_data', '_rank', 'name',
     '_requires_grad', 'dtype', 'shape', '_old_style_grad_generator',
     '_layout')
+
+
+#: The fields of a function node and their values before it is applied,
+#: in the order of the C struct.
+FUNCTION_NODE_FIELDS = (
+    ('inputs', None), ('outputs', None), ('rank', 0), ('stack', None),
+    ('lazy_grad_sum', False), ('_input_indexes_to_retain', None),
+    ('_output_indexes_to_retain', None), ('_retained_output_data', None),
+    ('_n_local_function_hooks', 0), ('_local_function_hooks', None),
+    ('_input_layouts', None), ('_output_layouts', None))
+
+
+def refuse_redefined(cls, fields):
+    """Raises TypeError if the class ``cls`` defines one of ``fields``.
+
+    The fields are the storage the autograd core reads and writes directly
+    (as Chainer reads ``Variable._data``): a subclass that defined one
+    again (a property, a slot, a class attribute) would be seen by the
+    Python core and not by the compiled one.
+    """
+    redefined = sorted(set(fields) & set(vars(cls)))
+    if redefined:
+        raise TypeError(
+            '{} defines {}, a field of the storage of {}; use another '
+            'name'.format(cls.__qualname__, ', '.join(redefined),
+                          cls.__mro__[1].__name__))
 
 
 def _load_compiled():
@@ -64,9 +92,22 @@ class _PythonVariableNodeFields:
     __slots__ = VARIABLE_NODE_FIELDS
 
 
+class _PythonFunctionNodeFields:
+    """The fields of :class:`chainer.FunctionNode`, stored by Python: the
+    values of a node not yet applied are class attributes, and
+    :meth:`~chainer.FunctionNode.apply` sets the node's own."""
+
+
+for _name, _value in FUNCTION_NODE_FIELDS:
+    setattr(_PythonFunctionNodeFields, _name, _value)
+del _name, _value
+
+
 if compiled is None:
     VariableFields = _PythonVariableFields
     VariableNodeFields = _PythonVariableNodeFields
+    FunctionNodeFields = _PythonFunctionNodeFields
 else:
     VariableFields = compiled.VariableFields
     VariableNodeFields = compiled.VariableNodeFields
+    FunctionNodeFields = compiled.FunctionNodeFields

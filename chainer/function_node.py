@@ -8,6 +8,7 @@ import numpy
 
 import chainer
 from chainer import _backprop
+from chainer import _core_fields
 from chainer import backend
 from chainer.backends import cuda
 from chainer import configuration
@@ -25,7 +26,7 @@ _hooks_local = function_hook._thread_local
 _layouts_in_use = variable._layouts_in_use
 
 
-class FunctionNode:
+class FunctionNode(_core_fields.FunctionNodeFields):
     """A differentiable function of arrays, a node of the graph.
 
     A subclass implements :meth:`forward` (on arrays) and :meth:`backward`
@@ -99,29 +100,20 @@ class FunctionNode:
     :meth:`backward` always.
     """
 
-    inputs = None
-    outputs = None
-    rank = 0
-    stack = None
-    lazy_grad_sum = False
+    # The fields (inputs, outputs, rank, stack, lazy_grad_sum, the retained
+    # arrays, the node's own hooks, the memory layouts of its inputs and
+    # outputs where one is not the standard one) are those of the base
+    # (chainer._core_fields).
     is_elementwise = False
-    _input_indexes_to_retain = None
-    _output_indexes_to_retain = None
-    _retained_output_data = None
-    _local_function_hooks = None
-    _n_local_function_hooks = 0
     # The optional in-place gradient protocol (see the class docstring).
     _add_grad_into = None
-    # The memory layouts of the inputs and outputs, where one is not the
-    # standard one (see input_layouts and output_layouts).
-    _input_layouts = None
-    _output_layouts = None
     #: The ChainerX device of a node run on ChainerX arrays: always ``None``
     #: (ChainerX is not available).
     chainerx_device = None
 
     def __init_subclass__(cls, **kwargs):
-        """Drops the in-place gradient protocol a subclass cannot keep.
+        """Refuses a subclass that defines a field of the node again, and
+        drops the in-place gradient protocol a subclass cannot keep.
 
         ``_add_grad_into`` is a shortcut of one ``backward``: a class whose
         ``backward`` comes from below the class that gives its
@@ -132,6 +124,8 @@ class FunctionNode:
         the traversal (see :mod:`chainer._backprop`).
         """
         super().__init_subclass__(**kwargs)
+        _core_fields.refuse_redefined(
+            cls, [name for name, _ in _core_fields.FUNCTION_NODE_FIELDS])
         if cls._add_grad_into is not None and not issubclass(
                 _defining_class(cls, '_add_grad_into'),
                 _defining_class(cls, 'backward')):

@@ -142,18 +142,6 @@ def _check_grad_type(func, x, is_node_x, gx):
                 gx.shape, x_shape))
 
 
-def _refuse_redefined_fields(cls, fields):
-    # The fields are the storage the autograd core reads and writes
-    # directly (as Chainer reads ``Variable._data``): a subclass that
-    # defines one again would be seen by one core and not the other.
-    redefined = sorted(set(fields) & set(vars(cls)))
-    if redefined:
-        raise TypeError(
-            '{} defines {}, a field of the storage of {}; use another '
-            'name'.format(cls.__qualname__, ', '.join(redefined),
-                          cls.__mro__[1].__name__))
-
-
 class VariableNode(_core_fields.VariableNodeFields):
     """The node of a variable in the computational graph.
 
@@ -177,7 +165,7 @@ class VariableNode(_core_fields.VariableNodeFields):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        _refuse_redefined_fields(cls, _core_fields.VARIABLE_NODE_FIELDS)
+        _core_fields.refuse_redefined(cls, _core_fields.VARIABLE_NODE_FIELDS)
 
     def __init__(self, variable, name, **kwargs):
         if kwargs:
@@ -447,7 +435,7 @@ class Variable(_core_fields.VariableFields):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        _refuse_redefined_fields(cls, _core_fields.VARIABLE_FIELDS)
+        _core_fields.refuse_redefined(cls, _core_fields.VARIABLE_FIELDS)
 
     # Make NumPy call the reflected operators of Variable.
     __array_priority__ = 200

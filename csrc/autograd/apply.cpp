@@ -56,8 +56,9 @@ PyObject* new_output(PyObject* y, bool requires_grad, PyObject* creator,
 // Keeps the retained inputs and outputs on their nodes (FunctionNode._link).
 bool retain(PyObject* func, PyObject* input_vars, PyObject* input_nodes,
             PyObject* ret, PyObject* outputs) {
-    const FunctionNodeNames& names = st.names;
-    Ref indexes(PyObject_GetAttr(func, names.input_indexes_to_retain));
+    FunctionObject* f = as_function_object(func);
+    Ref indexes(field(func, f->input_indexes_to_retain,
+                      "_input_indexes_to_retain"));
     if (!indexes) return false;
     if (indexes.get() != Py_None) {
         Ref seq(as_sequence(indexes.get()));
@@ -75,7 +76,8 @@ bool retain(PyObject* func, PyObject* input_vars, PyObject* input_nodes,
             set_field(&as_node_object(node.get())->data, data.get());
         }
     }
-    indexes.reset(PyObject_GetAttr(func, names.output_indexes_to_retain));
+    indexes.reset(field(func, f->output_indexes_to_retain,
+                        "_output_indexes_to_retain"));
     if (!indexes) return false;
     if (indexes.get() != Py_None) {
         Ref seq(as_sequence(indexes.get()));
@@ -93,9 +95,7 @@ bool retain(PyObject* func, PyObject* input_vars, PyObject* input_nodes,
             set_field(&as_node_object(node)->data, y.get());
             PyTuple_SET_ITEM(data.get(), k, y.release());
         }
-        if (PyObject_SetAttr(func, names.retained_output_data,
-                             data.get()) < 0)
-            return false;
+        set_field(&f->retained_output_data, data.get());
     }
     return true;
 }
@@ -132,7 +132,8 @@ int observed_or_foreign(PyObject* func, const ThreadState& ts,
     if (on <= 0) return on < 0 ? -1 : 1;
     int debug = config_entry(ts, st.s_debug);
     if (debug != 0) return debug;
-    int local_hooks = attr_true(func, st.names.n_local_function_hooks);
+    PyObject* n_hooks = as_function_object(func)->n_local_function_hooks;
+    int local_hooks = n_hooks == nullptr ? 0 : PyObject_IsTrue(n_hooks);
     if (local_hooks != 0) return local_hooks;
     PyObject* hooks = PyDict_GetItemWithError(ts.hooks, st.s_function_hooks);
     if (hooks == nullptr) return PyErr_Occurred() ? -1 : 0;
@@ -140,10 +141,9 @@ int observed_or_foreign(PyObject* func, const ThreadState& ts,
     return PyObject_IsTrue(hooks);
 }
 
-// Sets the attribute `name` of `func` to None unless it is None already.
-bool clear_attr(PyObject* func, PyObject* name) {
-    int set = attr_not_none(func, name);
-    return set >= 0 && (!set || PyObject_SetAttr(func, name, Py_None) == 0);
+// Sets the field `*slot` to None.
+void clear_field(PyObject** slot) {
+    if (*slot != Py_None) set_field(slot, Py_None);
 }
 
 // The graph half of apply (FunctionNode._link): rank, inputs, outputs,
@@ -151,17 +151,17 @@ bool clear_attr(PyObject* func, PyObject* name) {
 bool link(PyObject* func, const ThreadState& ts, PyObject* input_vars,
           PyObject* input_nodes, long rank, PyObject* ret, PyObject* refs,
           PyObject* outputs) {
-    const FunctionNodeNames& names = st.names;
+    FunctionObject* f = as_function_object(func);
     Ref rank_obj(PyLong_FromLong(rank));
     if (!rank_obj) return false;
-    if (PyObject_SetAttr(func, names.rank, rank_obj.get()) < 0 ||
-        PyObject_SetAttr(func, names.inputs, input_nodes) < 0 ||
-        PyObject_SetAttr(func, names.outputs, refs) < 0)
-        return false;
+    set_field(&f->rank, rank_obj.get());
+    set_field(&f->inputs, input_nodes);
+    set_field(&f->outputs, refs);
     if (!retain(func, input_vars, input_nodes, ret, outputs)) return false;
     Ref lazy;
-    return config_entry(ts, st.s_lazy_grad_sum, &lazy) >= 0 &&
-           PyObject_SetAttr(func, names.lazy_grad_sum, lazy.get()) == 0;
+    if (config_entry(ts, st.s_lazy_grad_sum, &lazy) < 0) return false;
+    set_field(&f->lazy_grad_sum, lazy.get());
+    return true;
 }
 
 }  // namespace
@@ -220,9 +220,9 @@ PyObject* apply(PyObject* func, PyObject* const* args, Py_ssize_t nargs,
                                         in_data.get()));
         if (!r) return nullptr;
     }
-    if (!clear_attr(func, names.input_indexes_to_retain) ||
-        !clear_attr(func, names.output_indexes_to_retain))
-        return nullptr;
+    FunctionObject* f = as_function_object(func);
+    clear_field(&f->input_indexes_to_retain);
+    clear_field(&f->output_indexes_to_retain);
 
     Ref outputs(PyObject_CallMethodOneArg(func, names.forward, in_data.get()));
     if (!outputs || !check_outputs(func, outputs.get())) return nullptr;
@@ -271,9 +271,7 @@ PyObject* apply(PyObject* func, PyObject* const* args, Py_ssize_t nargs,
     }
     // Output layouts that forward declared (FunctionNode.output_layouts).
     if (PyList_GET_SIZE(st.layouts_in_use) > 0) {
-        int declared = attr_not_none(func, names.output_layouts);
-        if (declared < 0) return nullptr;
-        if (declared) {
+        if (f->output_layouts != nullptr && f->output_layouts != Py_None) {
             Ref r(PyObject_CallFunctionObjArgs(st.give_output_layouts, func,
                                                ret.get(), nullptr));
             if (!r) return nullptr;

@@ -76,6 +76,26 @@ struct NodeObject {
     PyObject* layout;
 };
 
+// The fields of a function node (chainer.FunctionNode's C base).
+struct FunctionObject {
+    PyObject_HEAD
+    PyObject* inputs;
+    PyObject* outputs;
+    PyObject* rank;
+    PyObject* stack;
+    PyObject* lazy_grad_sum;
+    PyObject* input_indexes_to_retain;
+    PyObject* output_indexes_to_retain;
+    PyObject* retained_output_data;
+    PyObject* n_local_function_hooks;
+    PyObject* local_function_hooks;
+    PyObject* input_layouts;
+    PyObject* output_layouts;
+};
+
+inline FunctionObject* as_function_object(PyObject* o) {
+    return reinterpret_cast<FunctionObject*>(o);
+}
 inline VariableObject* as_variable_object(PyObject* o) {
     return reinterpret_cast<VariableObject*>(o);
 }
@@ -95,19 +115,9 @@ inline void set_field(PyObject** slot, PyObject* value) {
     Py_XDECREF(old);
 }
 
-// The names of FunctionNode's attributes that the core reads, writes or
-// calls; handed over by the Python side (see core_init).
+// The names of the methods of FunctionNode that the core calls or looks
+// up; handed over by the Python side (see core_init).
 struct FunctionNodeNames {
-    PyObject* inputs = nullptr;
-    PyObject* outputs = nullptr;
-    PyObject* rank = nullptr;
-    PyObject* stack = nullptr;
-    PyObject* lazy_grad_sum = nullptr;
-    PyObject* n_local_function_hooks = nullptr;
-    PyObject* input_indexes_to_retain = nullptr;
-    PyObject* output_indexes_to_retain = nullptr;
-    PyObject* retained_output_data = nullptr;
-    PyObject* output_layouts = nullptr;
     PyObject* check_data_type_forward = nullptr;
     PyObject* forward = nullptr;
     PyObject* backward = nullptr;
@@ -120,6 +130,7 @@ struct FunctionNodeNames {
 struct State {
     PyTypeObject* variable = nullptr;  // chainer.Variable
     PyTypeObject* node = nullptr;      // chainer.variable.VariableNode
+    PyTypeObject* function = nullptr;  // chainer.FunctionNode
     PyTypeObject* ndarray = nullptr;
     PyObject* as_variable = nullptr;
     PyObject* as_grad_var = nullptr;
@@ -157,10 +168,11 @@ struct State {
 extern State st;
 extern bool initialized;
 
-// The C base types (fields.cpp), and the gradient table type
+// The C base types (fields.cpp) and the gradient table type
 // (grad_table.cpp), added to the module.
 extern PyTypeObject* variable_base_type;
 extern PyTypeObject* node_base_type;
+extern PyTypeObject* function_base_type;
 extern PyTypeObject* grad_table_type;
 bool add_field_types(PyObject* module);
 bool add_grad_table_type(PyObject* module);
@@ -178,11 +190,6 @@ bool thread_state(ThreadState* out);
 // The truth of `chainer.config.<key>` in this thread, or -1 with an error;
 // `value` (when given) gets the entry itself, as a new reference.
 int config_entry(const ThreadState& ts, PyObject* key, Ref* value = nullptr);
-
-// Whether the attribute `name` of `o` is true, or something other than
-// None (-1 on error).
-int attr_true(PyObject* o, PyObject* name);
-int attr_not_none(PyObject* o, PyObject* name);
 
 // A list (or tuple) of the items of an iterable, as `for x in it` sees it.
 PyObject* as_sequence(PyObject* it);

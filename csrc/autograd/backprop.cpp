@@ -26,7 +26,13 @@ public:
     }
     bool push(PyObject* func) {
         if (seen_.count(func)) return true;
-        Ref r(PyObject_GetAttr(func, st.names.rank));
+        if (!PyObject_TypeCheck(func, function_base_type)) {
+            PyErr_Format(PyExc_TypeError,
+                         "the creator of a variable node must be a "
+                         "FunctionNode, not %.100s", Py_TYPE(func)->tp_name);
+            return false;
+        }
+        Ref r(field(func, as_function_object(func)->rank, "rank"));
         if (!r) return false;
         long rank = PyLong_AsLong(r.get());
         if (rank == -1 && PyErr_Occurred()) return false;
@@ -121,15 +127,14 @@ bool check_grads(PyObject* func, const InGrads& in_grads) {
 // recorded in debug mode, the default backward_accumulate, no lazy sums,
 // and NumPy gradients.
 int plain_backward(PyObject* func, PyObject* grad_outputs) {
-    const FunctionNodeNames& names = st.names;
-    int v = attr_true(func, names.n_local_function_hooks);
-    if (v != 0) return v < 0 ? -1 : 0;
-    v = attr_not_none(func, names.stack);
-    if (v != 0) return v < 0 ? -1 : 0;
-    v = attr_true(func, names.lazy_grad_sum);
-    if (v != 0) return v < 0 ? -1 : 0;
+    FunctionObject* f = as_function_object(func);
+    if (f->stack != nullptr && f->stack != Py_None) return 0;
+    for (PyObject* flag : {f->n_local_function_hooks, f->lazy_grad_sum}) {
+        int v = flag == nullptr ? 0 : PyObject_IsTrue(flag);
+        if (v != 0) return v < 0 ? -1 : 0;
+    }
     Ref accumulate(PyObject_GetAttr(reinterpret_cast<PyObject*>(Py_TYPE(func)),
-                                    names.backward_accumulate));
+                                    st.names.backward_accumulate));
     if (!accumulate) return -1;
     if (accumulate.get() != st.base_backward_accumulate) return 0;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(grad_outputs); ++i) {
@@ -296,7 +301,7 @@ void no_output_grad_error(PyObject* func, PyObject* grad_outputs) {
 // (_GradTable.pop_outputs); gives each its gradient under retain_grad.
 PyObject* pop_outputs(PyObject* func, GradTableObject* table,
                       bool retain_grad) {
-    Ref refs(PyObject_GetAttr(func, st.names.outputs));
+    Ref refs(field(func, as_function_object(func)->outputs, "outputs"));
     if (!refs) return nullptr;
     Ref ref_seq(as_sequence(refs.get()));
     if (!ref_seq) return nullptr;
@@ -395,7 +400,8 @@ bool backprop_loop(PyObject* outputs, bool retain_grad, PyObject* loss_scale,
         Ref func(funcs.pop());
         Ref grad_outputs(pop_outputs(func.get(), table, retain_grad));
         if (!grad_outputs) return false;
-        Ref inputs_attr(PyObject_GetAttr(func.get(), st.names.inputs));
+        Ref inputs_attr(field(func.get(), as_function_object(func.get())->inputs,
+                              "inputs"));
         if (!inputs_attr) return false;
         Ref inputs(as_sequence(inputs_attr.get()));
         if (!inputs) return false;

@@ -58,18 +58,6 @@ int config_entry(const ThreadState& ts, PyObject* key, Ref* value) {
     return truth;
 }
 
-int attr_true(PyObject* o, PyObject* name) {
-    Ref v(PyObject_GetAttr(o, name));
-    if (!v) return -1;
-    return PyObject_IsTrue(v.get());
-}
-
-int attr_not_none(PyObject* o, PyObject* name) {
-    Ref v(PyObject_GetAttr(o, name));
-    if (!v) return -1;
-    return v.get() != Py_None;
-}
-
 PyObject* as_sequence(PyObject* it) {
     if (PyTuple_CheckExact(it) || PyList_CheckExact(it)) return Py_NewRef(it);
     return PySequence_List(it);
@@ -136,14 +124,13 @@ bool require_name(PyObject* names, const char* key, PyObject** target) {
     return true;
 }
 
-// core_init(parts): takes the classes, functions and names of the Python
-// side (chainer/_compiled_core.py lists them).
-PyObject* core_init(PyObject*, PyObject* parts) {
-    if (!PyDict_Check(parts)) {
-        PyErr_SetString(PyExc_TypeError, "core_init takes a dict");
-        return nullptr;
-    }
-    State s;
+// Fills `s` from `parts`; `held` gets a reference to each object taken.
+bool fill_state(PyObject* parts, State& s, std::vector<Ref>* held) {
+    // `held` takes the new reference `o`; `s` borrows it until it is kept.
+    auto keep = [held](PyObject* o) {
+        held->emplace_back(o);
+        return o != nullptr;
+    };
     struct Entry {
         PyObject** target;
         const char* key;
@@ -170,38 +157,32 @@ PyObject* core_init(PyObject*, PyObject* parts) {
     };
     for (const Entry& e : entries) {
         *e.target = require(parts, e.key);
-        if (*e.target == nullptr) return nullptr;
+        if (!keep(*e.target)) return false;
     }
     if (!PyDict_Check(s.global_settings) || !PyList_Check(s.layouts_in_use)) {
         PyErr_SetString(PyExc_TypeError,
                         "core_init: global_settings must be a dict and "
                         "layouts_in_use a list");
-        return nullptr;
+        return false;
     }
     s.variable = require_type(parts, "variable", variable_base_type);
+    if (!keep(reinterpret_cast<PyObject*>(s.variable))) return false;
     s.node = require_type(parts, "variable_node", node_base_type);
+    if (!keep(reinterpret_cast<PyObject*>(s.node))) return false;
+    s.function = require_type(parts, "function_node", function_base_type);
+    if (!keep(reinterpret_cast<PyObject*>(s.function))) return false;
     s.ndarray = require_type(parts, "ndarray", nullptr);
-    if (!s.variable || !s.node || !s.ndarray) return nullptr;
+    if (!keep(reinterpret_cast<PyObject*>(s.ndarray))) return false;
 
     Ref names(require(parts, "function_node_names"));
-    if (!names) return nullptr;
+    if (!names) return false;
     if (!PyDict_Check(names.get())) {
         PyErr_SetString(PyExc_TypeError,
                         "core_init: function_node_names must be a dict");
-        return nullptr;
+        return false;
     }
     FunctionNodeNames& n = s.names;
     const Entry name_entries[] = {
-        {&n.inputs, "inputs"},
-        {&n.outputs, "outputs"},
-        {&n.rank, "rank"},
-        {&n.stack, "stack"},
-        {&n.lazy_grad_sum, "lazy_grad_sum"},
-        {&n.n_local_function_hooks, "n_local_function_hooks"},
-        {&n.input_indexes_to_retain, "input_indexes_to_retain"},
-        {&n.output_indexes_to_retain, "output_indexes_to_retain"},
-        {&n.retained_output_data, "retained_output_data"},
-        {&n.output_layouts, "output_layouts"},
         {&n.check_data_type_forward, "check_data_type_forward"},
         {&n.forward, "forward"},
         {&n.backward, "backward"},
@@ -209,7 +190,9 @@ PyObject* core_init(PyObject*, PyObject* parts) {
         {&n.add_grad_into, "add_grad_into"},
     };
     for (const Entry& e : name_entries) {
-        if (!require_name(names.get(), e.key, e.target)) return nullptr;
+        if (!require_name(names.get(), e.key, e.target) ||
+            !keep(*e.target))
+            return false;
     }
 
     const Entry interned[] = {
@@ -226,10 +209,10 @@ PyObject* core_init(PyObject*, PyObject* parts) {
     };
     for (const Entry& e : interned) {
         *e.target = intern(e.key);
-        if (*e.target == nullptr) return nullptr;
+        if (!keep(*e.target)) return false;
     }
     // Nothing is handed over that is not used.
-    const Py_ssize_t n_parts = sizeof(entries) / sizeof(entries[0]) + 4;
+    const Py_ssize_t n_parts = sizeof(entries) / sizeof(entries[0]) + 5;
     const Py_ssize_t n_names = sizeof(name_entries) / sizeof(name_entries[0]);
     if (PyDict_GET_SIZE(parts) != n_parts ||
         PyDict_GET_SIZE(names.get()) != n_names) {
@@ -237,16 +220,29 @@ PyObject* core_init(PyObject*, PyObject* parts) {
                      "core_init: %zd parts and %zd names expected, not %zd "
                      "and %zd", n_parts, n_names, PyDict_GET_SIZE(parts),
                      PyDict_GET_SIZE(names.get()));
+        return false;
+    }
+    s.thread_key = PyObject_CallNoArgs(
+        reinterpret_cast<PyObject*>(&PyBaseObject_Type));
+    return keep(s.thread_key);
+}
+
+// core_init(parts): takes the classes, functions and names of the Python
+// side (chainer/_compiled_core.py lists them), once.
+PyObject* core_init(PyObject*, PyObject* parts) {
+    if (!PyDict_Check(parts)) {
+        PyErr_SetString(PyExc_TypeError, "core_init takes a dict");
         return nullptr;
     }
+    State s;
+    std::vector<Ref> held;  // released unless the state is taken
+    if (!fill_state(parts, s, &held)) return nullptr;
     if (initialized) {
         PyErr_SetString(PyExc_RuntimeError, "core_init has run already");
         return nullptr;
     }
-    s.thread_key = PyObject_CallNoArgs(
-        reinterpret_cast<PyObject*>(&PyBaseObject_Type));
-    if (s.thread_key == nullptr) return nullptr;
     // Kept for the life of the process, as the classes themselves are.
+    for (Ref& r : held) r.release();
     st = s;
     initialized = true;
     Py_RETURN_NONE;

@@ -555,6 +555,8 @@ def test_variable_subclass_with_its_own_array_property(use_core):
     (chainer.Variable, '_grad_var'),
     (chainer.variable.VariableNode, '_creator_node'),
     (chainer.variable.VariableNode, 'shape'),
+    (chainer.FunctionNode, 'rank'),
+    (chainer.FunctionNode, '_retained_output_data'),
 ])
 def test_subclass_cannot_define_a_field_again(base, field):
     # A field is the core's storage: a subclass defining it again (a

@@ -49,6 +49,41 @@ def test_compiled_and_python_bases_have_the_same_fields(compiled, python):
         assert type(ctype.__dict__[name]) is type(python.__dict__[name])
 
 
+def test_function_node_fields():
+    names = tuple(name for name, _ in _core_fields.FUNCTION_NODE_FIELDS)
+    assert chainer.FunctionNode.__base__ is _core_fields.FunctionNodeFields
+    if _core_fields.compiled is not None:
+        assert _core_fields.FunctionNodeFields.__slots__ == names
+    # None of them is defined again by the Python class.
+    assert not set(names) & set(vars(chainer.FunctionNode))
+
+    class Plain(chainer.FunctionNode):
+        def __init__(self, scale):  # without FunctionNode.__init__
+            self.scale = scale
+
+    for node in (chainer.FunctionNode(), Plain(2)):
+        for name, value in _core_fields.FUNCTION_NODE_FIELDS:
+            assert getattr(node, name) == value, name
+            assert type(getattr(node, name)) is type(value), name
+    # Like object(), a class without __init__ takes no arguments.
+    with pytest.raises(TypeError):
+        chainer.FunctionNode(1)
+
+
+def test_function_node_copies_and_pickles():
+    x = chainer.Variable(numpy.arange(3, dtype=numpy.float32))
+    y = chainer.functions.exp(x)
+    node = y.creator_node
+    for copied in (copy.copy(node), copy.deepcopy(node)):
+        assert copied.rank == node.rank
+        assert len(copied.inputs) == 1
+        assert copied.lazy_grad_sum is False
+    plain = chainer.functions.math.basic_math.Add()
+    plain.mark = 'kept'
+    loaded = pickle.loads(pickle.dumps(plain))
+    assert loaded.mark == 'kept' and loaded.rank == 0 and loaded.inputs is None
+
+
 def _every_field_set(obj, fields):
     for name in fields:
         getattr(obj, name)  # raises AttributeError if unset
@@ -70,16 +105,11 @@ def test_every_field_is_set(make):
 
 
 def test_function_node_names_exist():
-    # A renamed attribute of FunctionNode fails here, not in the C code.
+    # A renamed method of FunctionNode fails here, not in the C code.
     for role, name in _compiled_core.FUNCTION_NODE_NAMES.items():
-        assert hasattr(chainer.FunctionNode, name), (role, name)
-    node = chainer.FunctionNode()
-    for role in ('inputs', 'outputs', 'rank', 'stack', 'lazy_grad_sum',
-                 'n_local_function_hooks', 'input_indexes_to_retain',
-                 'output_indexes_to_retain', 'retained_output_data',
-                 'output_layouts', 'add_grad_into'):
-        assert not callable(
-            getattr(node, _compiled_core.FUNCTION_NODE_NAMES[role]))
+        assert name in vars(chainer.FunctionNode), (role, name)
+    assert chainer.FunctionNode._add_grad_into is None  # the protocol's
+    # default: absent unless an op defines it
 
 
 def test_grad_table_methods_are_those_of_the_python_table():
@@ -103,8 +133,8 @@ def test_core_init_takes_exactly_the_parts():
     with pytest.raises(TypeError, match='expected'):
         init(dict(parts, unused=None))
     names = dict(parts['function_node_names'])
-    names.pop('rank')
-    with pytest.raises(KeyError, match='rank'):
+    names.pop('backward')
+    with pytest.raises(KeyError, match='backward'):
         init(dict(parts, function_node_names=names))
     with pytest.raises(RuntimeError, match='has run already'):
         init(parts)
@@ -120,7 +150,8 @@ def test_sources_look_up_no_private_python_name():
     # The only underscore names in the C sources are the fields the core
     # defines itself (and dunder names of the C API).
     own = set(_core_fields.VARIABLE_FIELDS) | set(
-        _core_fields.VARIABLE_NODE_FIELDS)
+        _core_fields.VARIABLE_NODE_FIELDS) | {
+            name for name, _ in _core_fields.FUNCTION_NODE_FIELDS}
     for name, text in _c_sources().items():
         for literal in re.findall(r'"(_[A-Za-z_]\w*)"', text):
             assert literal in own or re.fullmatch(r'__\w+__', literal), (
