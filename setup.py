@@ -5,8 +5,9 @@
   backprop, on the CPython C API alone. It builds wherever a C++17
   compiler is; ``CHAINER_BUILD_COMPILED_CORE=0`` skips it.
 - ``chainerx_cpp._kernels``, the CPU kernels, compiled against oneDNN from
-  the ``onednn-devel-cpu-gomp`` and ``onednn-cpu-gomp`` wheels, which the
-  build requirements in pyproject.toml install.
+  the ``onednn-devel-cpu-gomp`` and ``onednn-cpu-gomp`` wheels and against
+  NumPy's C API (its memory handler), which the build requirements in
+  pyproject.toml install.
   ``CHAINER_BUILD_CHAINERX_CPP=0`` skips them.
 
 A build that fails warns and leaves the library without that extension:
@@ -15,8 +16,8 @@ the Python autograd core and the NumPy paths do the same work.
 The sources compile in parallel (``CHAINER_BUILD_JOBS`` workers, by default
 one per available core), and each object file is kept in a cache keyed by
 everything that goes into it: the source and the kernels' headers, the
-compiler and its flags, and the versions of Python, pybind11 and oneDNN.
-A reinstall with unchanged sources only links. The cache is the folder
+compiler and its flags, and the versions of Python, pybind11, oneDNN and
+NumPy. A reinstall with unchanged sources only links. The cache is the folder
 ``CHAINER_BUILD_CACHE`` names, by default ``chainer/chainerx_cpp`` in the
 user's cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``); objects unused
 for 30 days are removed, and ``CHAINER_BUILD_CACHE=0`` compiles without it.
@@ -80,11 +81,12 @@ def _kernels():
         print('chainerx_cpp: oneDNN wheels not found, kernels not built',
               file=sys.stderr)
         return []
+    import numpy
     from pybind11.setup_helpers import Pybind11Extension
     return [Pybind11Extension(
         'chainerx_cpp._kernels', sources, cxx_std=17,
         depends=sorted(glob.glob(os.path.join('chainerx_cpp', '*.hpp'))),
-        include_dirs=[include_dir, 'chainerx_cpp'],
+        include_dirs=[include_dir, 'chainerx_cpp', numpy.get_include()],
         library_dirs=[lib_dir], libraries=['dnnl'],
         extra_compile_args=['-O3', '-fopenmp', '-fno-math-errno',
                             '-fno-trapping-math', '-ffp-contract=off'],
@@ -136,8 +138,8 @@ class _ObjectCache:
 
     An object's key hashes the source, the headers it may include (the
     extension's ``depends``), the compiler, its flags and macros, and the
-    versions of Python, pybind11 and oneDNN whose headers it reads (their
-    folders differ between isolated builds, their versions do not).
+    versions of Python, pybind11, oneDNN and NumPy whose headers it reads
+    (their folders differ between isolated builds, their versions do not).
     Objects are written under a temporary name and renamed into place, so
     concurrent builds never see half-written files.
     """
@@ -155,7 +157,8 @@ class _ObjectCache:
                  self.identity,
                  repr(macros), repr(extra_postargs), sys.version,
                  sysconfig.get_paths()['include'],
-                 _version('pybind11'), _version('onednn-devel-cpu-gomp')]
+                 _version('pybind11'), _version('onednn-devel-cpu-gomp'),
+                 _version('numpy')]
         for part in parts:
             digest.update(repr(part).encode() + b'\0')
         for path in [source] + sorted(depends):

@@ -65,6 +65,10 @@ def _after_fork_in_child():
     global _in_forked_child
     if _ran:
         _in_forked_child = True
+    if _module is not None:
+        # A lock of the array cache that another thread of the parent held
+        # stays held in the child: the child starts a cache of its own.
+        _module.reset_array_cache_after_fork()
 
 
 if hasattr(os, 'register_at_fork'):

@@ -93,6 +93,7 @@ void require_plain(const array& a, const char* name, int ndim) {
 }
 
 array empty_channels_last(const py::dtype& dtype, const dims& shape) {
+    ArrayCacheScope scope(nbytes_of(dtype, shape));
     const auto nd = shape.size();
     std::vector<py::ssize_t> py_shape(shape.begin(), shape.end());
     std::vector<py::ssize_t> strides(nd);
@@ -135,9 +136,14 @@ dnnl::memory wrap(const array& a, tag format) {
     return dnnl::memory(desc, cpu_engine(), const_cast<void*>(a.data()));
 }
 
-array empty_like_dtype(const array& like, const dims& shape) {
+array empty_array(const py::dtype& dtype, const dims& shape) {
+    ArrayCacheScope scope(nbytes_of(dtype, shape));
     std::vector<py::ssize_t> py_shape(shape.begin(), shape.end());
-    return array(like.dtype(), py_shape);
+    return array(dtype, py_shape);
+}
+
+array empty_like_dtype(const array& like, const dims& shape) {
+    return empty_array(like.dtype(), shape);
 }
 
 void reorder_into(dnnl::memory& from, dnnl::memory& to) {

@@ -118,7 +118,28 @@ bool is_strictly_channels_last(const array& a);
 // Checks that `a` is C-contiguous or channels-last, with `ndim` axes.
 void require_plain(const array& a, const char* name, int ndim);
 
-// A new uninitialised channels-last array.
+// While it lives, NumPy arrays the calling thread allocates of `nbytes`
+// bytes or more come from the kernels' array cache (array_cache.cpp); the
+// kernels make their output arrays in one. Smaller arrays come from
+// NumPy's own allocator.
+class ArrayCacheScope {
+public:
+    explicit ArrayCacheScope(size_t nbytes);
+    ~ArrayCacheScope();
+    ArrayCacheScope(const ArrayCacheScope&) = delete;
+    ArrayCacheScope& operator=(const ArrayCacheScope&) = delete;
+
+private:
+    PyObject* previous_ = nullptr;
+};
+
+// The size in bytes of an array of `dtype` and `shape`.
+size_t nbytes_of(const py::dtype& dtype, const dims& shape);
+
+// A new uninitialised C-contiguous array, from the array cache.
+array empty_array(const py::dtype& dtype, const dims& shape);
+
+// A new uninitialised channels-last array, from the array cache.
 array empty_channels_last(const py::dtype& dtype, const dims& shape);
 
 // A new uninitialised array in the layout of `like` (C-contiguous or
@@ -199,5 +220,6 @@ void register_embed(py::module_& m);
 void register_optimizers(py::module_& m);
 void register_linear(py::module_& m);
 void register_layout(py::module_& m);
+void register_array_cache(py::module_& m);
 
 }  // namespace chainerx_cpp

@@ -69,4 +69,5 @@ PYBIND11_MODULE(_kernels, m) {
     chainerx_cpp::register_optimizers(m);
     chainerx_cpp::register_linear(m);
     chainerx_cpp::register_layout(m);
+    chainerx_cpp::register_array_cache(m);
 }

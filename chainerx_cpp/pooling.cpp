@@ -659,8 +659,7 @@ py::tuple max_forward(const array& x, const std::vector<int64_t>& out,
                  : empty_like_dtype(x, y_shape);
     const auto int64 = py::dtype::of<int64_t>();
     array index = cl ? empty_channels_last(int64, y_shape)
-                     : array(int64, std::vector<py::ssize_t>(
-                                        y_shape.begin(), y_shape.end()));
+                     : empty_array(int64, y_shape);
     int64_t* pindex = static_cast<int64_t*>(index.mutable_data());
     loops::with_float(x, [&](auto zero) {
         using T = decltype(zero);
