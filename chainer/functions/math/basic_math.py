@@ -120,6 +120,24 @@ def _sum_to(x, shape):
     return sum_module.sum_to(x, shape)
 
 
+def _grad_into(total, gx):
+    """The in-place gradient protocol of an element-wise node
+    (:class:`~chainer.FunctionNode`, ``_add_grad_into``).
+
+    ``gx`` is the new gradient array the node's ``backward`` would give,
+    computed by the same expression: it is the input's gradient when
+    ``total`` is ``None``, and is added into ``total`` (what summing the
+    two would give) when it fits; else ``backward`` runs.
+    """
+    if total is None:
+        return gx
+    if type(gx) is not type(total) or gx.dtype != total.dtype \
+            or gx.shape != total.shape:
+        return False
+    total += gx
+    return True
+
+
 class Neg(function_node.FunctionNode):
 
     """Element-wise negation, ``-x``."""
@@ -138,6 +156,12 @@ class Neg(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
+
+    def _add_grad_into(self, index, grad_outputs, total):
+        gy = grad_outputs[0]
+        if gy is None:
+            return False
+        return _grad_into(total, utils.force_array(-gy.array))
 
 
 def neg(self):  # -x
@@ -331,6 +355,13 @@ class Sub(function_node.FunctionNode):
             -_sum_to(gy, rhs.shape) if 1 in indexes else None,
         )
 
+    def _add_grad_into(self, index, grad_outputs, total):
+        # The gradient of lhs is gy itself, not a new array: backward.
+        gy = grad_outputs[0]
+        if index != 1 or gy is None or gy.shape != self.inputs[1].shape:
+            return False
+        return _grad_into(total, utils.force_array(-gy.array))
+
 
 def sub(self, rhs):  # lhs - rhs
     """Element-wise subtraction.
@@ -366,6 +397,12 @@ class SubFromConstant(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
+
+    def _add_grad_into(self, index, grad_outputs, total):
+        gy = grad_outputs[0]
+        if gy is None:
+            return False
+        return _grad_into(total, utils.force_array(-gy.array))
 
 
 def rsub(self, rhs):  # rhs - lhs
@@ -403,6 +440,14 @@ class Mul(function_node.FunctionNode):
         return tuple(
             _sum_to(gy * xs[1 - i], xs[i].shape) for i in indexes)
 
+    def _add_grad_into(self, index, grad_outputs, total):
+        gy = grad_outputs[0]
+        other = self.inputs[1 - index]
+        if gy is None or gy.shape != self.inputs[index].shape \
+                or gy.shape != other.shape:
+            return False
+        return _grad_into(total, utils.force_array(gy.array * other.data))
+
 
 class MulConstant(function_node.FunctionNode):
 
@@ -426,6 +471,14 @@ class MulConstant(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         return mul(grad_outputs[0], self.value),
+
+    def _add_grad_into(self, index, grad_outputs, total):
+        gy = grad_outputs[0]
+        if gy is None or not _is_scalar(self.value):
+            return False
+        gy = gy.array
+        return _grad_into(
+            total, utils.force_array(_preprocess_const(gy, self.value) * gy))
 
 
 def mul(self, rhs):  # lhs * rhs

@@ -718,3 +718,69 @@ def test_label_of_reciprocal_of_numpy_scalar():
     x = chainer.Variable(numpy.ones(2, numpy.float32))
     assert (x / numpy.float32(0.1)).creator.label == '_ * 9.99999985098839'
     assert (x / 0.5).creator.label == '_ * 2.0'
+
+
+class _Recorder(chainer.FunctionHook):
+    """Observes the graph, which makes every node run its backward."""
+
+    name = 'recorder'
+
+    def __init__(self):
+        self.backward = []
+
+    def backward_preprocess(self, function, in_data, out_grad_data):
+        self.backward.append(function.label)
+
+
+_IN_PLACE_CASES = {
+    'mul_constant': lambda x, y: x * 1.5 + x * 3.0,
+    'mul': lambda x, y: x * y + y * x + x * x,
+    'neg': lambda x, y: -x - x,
+    'sub': lambda x, y: (x - y) + (x - y) * 2.0,
+    'sub_from_constant': lambda x, y: (2.0 - x) + (1.0 - x),
+}
+
+
+@pytest.mark.parametrize('case', sorted(_IN_PLACE_CASES))
+def test_gradients_summed_in_place(case, monkeypatch):
+    # Unobserved, the element-wise nodes give their gradients through the
+    # in-place protocol (_add_grad_into), an input used several times
+    # getting its sum in place; observed (a function hook), every node runs
+    # backward and the sums are applications of F.add. The gradients are
+    # the same expressions added in the same order: equal to the bit.
+    f = _IN_PLACE_CASES[case]
+    rng = numpy.random.RandomState(0)
+    x0 = rng.uniform(-1, 1, (3, 4)).astype(numpy.float32)
+    y0 = rng.uniform(-1, 1, (3, 4)).astype(numpy.float32)
+    gz = rng.uniform(-1, 1, (3, 4)).astype(numpy.float32)
+    used = []
+    for cls in (basic_math.MulConstant, basic_math.Mul, basic_math.Neg,
+                basic_math.Sub, basic_math.SubFromConstant):
+        def recording(self, index, grad_outputs, total, _f=cls._add_grad_into):
+            used.append(type(self).__name__)
+            return _f(self, index, grad_outputs, total)
+        monkeypatch.setattr(cls, '_add_grad_into', recording)
+
+    def grads(observed):
+        x = chainer.Variable(x0.copy())
+        y = chainer.Variable(y0.copy())
+        z = f(x, y)
+        z.grad = gz.copy()
+        recorder = _Recorder()
+        if observed:
+            with recorder:
+                z.backward()
+        else:
+            z.backward()
+        return x.grad, y.grad, recorder.backward
+
+    gx, gy, _ = grads(False)
+    assert used
+    del used[:]
+    ox, oy, labels = grads(True)
+    assert not used and labels
+    numpy.testing.assert_array_equal(gx, ox)
+    if oy is None:
+        assert gy is None
+    else:
+        numpy.testing.assert_array_equal(gy, oy)
