@@ -120,6 +120,17 @@ def _sum_to(x, shape):
     return sum_module.sum_to(x, shape)
 
 
+def _plain_grad(node, grad_outputs):
+    """The array of the output gradient of an element-wise node, or None
+    where the protocol leaves the gradient to ``backward``: no gradient,
+    or arrays of a non-standard memory layout."""
+    gy = grad_outputs[0]
+    if gy is None or gy._layout is not None \
+            or node._input_layouts is not None:
+        return None
+    return gy._data
+
+
 def _grad_into(total, gx):
     """The in-place gradient protocol of an element-wise node
     (:class:`~chainer.FunctionNode`, ``_add_grad_into``).
@@ -158,10 +169,10 @@ class Neg(function_node.FunctionNode):
         return -grad_outputs[0],
 
     def _add_grad_into(self, index, grad_outputs, total):
-        gy = grad_outputs[0]
+        gy = _plain_grad(self, grad_outputs)
         if gy is None:
             return False
-        return _grad_into(total, utils.force_array(-gy.array))
+        return _grad_into(total, utils.force_array(-gy))
 
 
 def neg(self):  # -x
@@ -357,10 +368,10 @@ class Sub(function_node.FunctionNode):
 
     def _add_grad_into(self, index, grad_outputs, total):
         # The gradient of lhs is gy itself, not a new array: backward.
-        gy = grad_outputs[0]
+        gy = _plain_grad(self, grad_outputs)
         if index != 1 or gy is None or gy.shape != self.inputs[1].shape:
             return False
-        return _grad_into(total, utils.force_array(-gy.array))
+        return _grad_into(total, utils.force_array(-gy))
 
 
 def sub(self, rhs):  # lhs - rhs
@@ -399,10 +410,10 @@ class SubFromConstant(function_node.FunctionNode):
         return -grad_outputs[0],
 
     def _add_grad_into(self, index, grad_outputs, total):
-        gy = grad_outputs[0]
+        gy = _plain_grad(self, grad_outputs)
         if gy is None:
             return False
-        return _grad_into(total, utils.force_array(-gy.array))
+        return _grad_into(total, utils.force_array(-gy))
 
 
 def rsub(self, rhs):  # rhs - lhs
@@ -441,12 +452,12 @@ class Mul(function_node.FunctionNode):
             _sum_to(gy * xs[1 - i], xs[i].shape) for i in indexes)
 
     def _add_grad_into(self, index, grad_outputs, total):
-        gy = grad_outputs[0]
+        gy = _plain_grad(self, grad_outputs)
         other = self.inputs[1 - index]
         if gy is None or gy.shape != self.inputs[index].shape \
                 or gy.shape != other.shape:
             return False
-        return _grad_into(total, utils.force_array(gy.array * other.data))
+        return _grad_into(total, utils.force_array(gy * other.data))
 
 
 class MulConstant(function_node.FunctionNode):
@@ -473,10 +484,9 @@ class MulConstant(function_node.FunctionNode):
         return mul(grad_outputs[0], self.value),
 
     def _add_grad_into(self, index, grad_outputs, total):
-        gy = grad_outputs[0]
+        gy = _plain_grad(self, grad_outputs)
         if gy is None or not _is_scalar(self.value):
             return False
-        gy = gy.array
         return _grad_into(
             total, utils.force_array(_preprocess_const(gy, self.value) * gy))
 
