@@ -1,7 +1,7 @@
 """CPU training steps with and without the compiled kernels, beside PyTorch.
 
-Four workloads, each trained one step at a time from the same weights in
-both frameworks:
+Seven workloads, each trained one step at a time from the same weights in
+both frameworks, which must agree on the loss of the first step:
 
 - ``mlp``: 784-1000-1000-10 with ReLU, batch 100, Adam (mlp_step.py);
 - ``lenet``: the MNIST example's LeNet, batch 64, MomentumSGD
@@ -9,6 +9,12 @@ both frameworks:
 - ``resnet18_stage``: the first stage of ResNet-18, two basic blocks of
   3x3 convolutions with 64 channels, batch normalisation and ReLU, on a
   batch of 32 maps of 56x56, MomentumSGD on the mean output;
+- ``resnet_small``: a small ResNet without stem, three stages of two such
+  blocks with 64, 128 and 256 channels (the first block of the second and
+  third stages halves the size with stride 2 and projects its shortcut by
+  a 1x1 convolution with batch normalisation), then global average
+  pooling and a linear layer to 10 classes, on a batch of 16 maps of 64
+  channels at 56x56, MomentumSGD on the softmax cross entropy;
 - ``lstm_lm``: a one-layer LSTM language model, vocabulary 10,000, 650
   units, 35 steps of truncated backprop on a batch of 20, SGD, written as
   the PTB example writes it: ``L.LSTM`` and the output layer called once
@@ -16,15 +22,21 @@ both frameworks:
   once on all steps, as its users do);
 - ``lstm_lm_nstep``: the same model and data written the way Chainer
   offers for whole sequences, as PyTorch's is: ``L.NStepLSTM`` over the
-  20 sequences and the output layer once on all 700 outputs.
+  20 sequences and the output layer once on all 700 outputs;
+- ``ptb_lstm``: the model of the PTB example, ``lstm_lm`` with two stacked
+  ``L.LSTM`` layers (PyTorch's ``nn.LSTM`` of two layers), dropout and
+  gradient clipping off.
 
 Chainer runs with ``use_chainerx_cpp='never'`` (the NumPy paths) and
 ``'auto'`` (the kernels where they apply). Each of the three is measured
 in a fresh process, so that no thread pool of another (NumPy's BLAS
 threads spin for a while after each call) runs beside it; the processes
 alternate over ``--passes`` passes and the best is kept. Prints ms/step
-(best round), the ratios to PyTorch and to the NumPy path, and the peak
-resident memory above the size once the model is built.
+(best round), the ratios to PyTorch and to the NumPy path, the peak
+resident memory above the size once the model is built, and the GFLOP/s
+achieved (the products of matrices and convolutions of a step, counted
+as in _train_flops) with their share of the machine's float32 matmul peak,
+measured at the start on 2048x2048 matrices with the same threads.
 
 Usage: python benchmarks/cpu_training.py [--repeat N] [--number N]
        [--passes N] [--only NAME ...] [--keep-freed-memory]
@@ -46,6 +58,7 @@ for _var in ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS'):
 os.environ.setdefault('GOMP_SPINCOUNT', '10000')
 
 import argparse  # NOQA: E402
+import collections  # NOQA: E402
 import json  # NOQA: E402
 import subprocess  # NOQA: E402
 import sys  # NOQA: E402
@@ -93,67 +106,153 @@ def _lenet(rng):
     return chainer_step, torch_step
 
 
+def _copy_weights(torch, pairs):
+    # Copies each NumPy array into its PyTorch parameter.
+    with torch.no_grad():
+        for param, array in pairs:
+            param.copy_(torch.from_numpy(array))
+
+
+RESNET_SIZE = 56  # the height and width of the input maps
+
+
+def _projects(in_ch, out_ch, stride):
+    # Whether a basic block's shortcut is a projection (where the block
+    # changes the shape of its input) rather than the identity.
+    return stride != 1 or in_ch != out_ch
+
+
 class _BasicBlock(chainer.Chain):
 
-    def __init__(self, ch):
+    # ResNet's basic block: two 3x3 convolutions with batch normalisation
+    # and ReLU, the first with the given stride, and a shortcut that is the
+    # identity or, where the block changes the shape, a 1x1 convolution
+    # with batch normalisation.
+
+    def __init__(self, in_ch, out_ch, stride, initialW):
         super().__init__()
         with self.init_scope():
-            self.conv1 = L.Convolution2D(ch, ch, 3, pad=1, nobias=True)
-            self.bn1 = L.BatchNormalization(ch, eps=1e-5)
-            self.conv2 = L.Convolution2D(ch, ch, 3, pad=1, nobias=True)
-            self.bn2 = L.BatchNormalization(ch, eps=1e-5)
+            self.conv1 = L.Convolution2D(in_ch, out_ch, 3, stride, 1,
+                                         nobias=True, initialW=initialW)
+            self.bn1 = L.BatchNormalization(out_ch, eps=1e-5)
+            self.conv2 = L.Convolution2D(out_ch, out_ch, 3, 1, 1,
+                                         nobias=True, initialW=initialW)
+            self.bn2 = L.BatchNormalization(out_ch, eps=1e-5)
+            if _projects(in_ch, out_ch, stride):
+                self.proj = L.Convolution2D(in_ch, out_ch, 1, stride,
+                                            nobias=True, initialW=initialW)
+                self.proj_bn = L.BatchNormalization(out_ch, eps=1e-5)
 
     def forward(self, x):
         h = F.relu(self.bn1(self.conv1(x)))
-        return F.relu(self.bn2(self.conv2(h)) + x)
+        shortcut = self.proj_bn(self.proj(x)) if hasattr(self, 'proj') else x
+        return F.relu(self.bn2(self.conv2(h)) + shortcut)
 
 
-def _resnet18_stage(rng):
-    ch = 64
-    weights = [rng.normal(0, numpy.sqrt(2 / (9 * ch)), (ch, ch, 3, 3))
-               .astype('f') for _ in range(4)]
-    x = rng.uniform(-1, 1, (32, ch, 56, 56)).astype('f')
+class _ResNet(chainer.Chain):
+
+    # Basic blocks of the given (input channels, output channels, stride),
+    # then, given a number of classes, global average pooling and a linear
+    # layer. The weights are He-normal, drawn from `rng`.
+
+    def __init__(self, rng, blocks, n_classes=None):
+        super().__init__()
+        initialW = chainer.initializers.HeNormal(rng=rng)
+        with self.init_scope():
+            self.blocks = chainer.Sequential(
+                *[_BasicBlock(*block, initialW) for block in blocks])
+            if n_classes is not None:
+                self.fc = L.Linear(blocks[-1][1], n_classes,
+                                   initialW=initialW)
+
+    def forward(self, x):
+        h = self.blocks(x)
+        if hasattr(self, 'fc'):
+            h = self.fc(F.mean(h, axis=(2, 3)))
+        return h
+
+
+def _torch_resnet(torch, model):
+    # PyTorch's twin of a _ResNet, with its weights.
+    nn = torch.nn
+
+    def layer(link):
+        # The PyTorch layer of a Chainer link, with its weights.
+        if isinstance(link, L.Convolution2D):
+            out_ch, in_ch, ksize, _ = link.W.shape
+            twin = nn.Conv2d(in_ch, out_ch, ksize, link.stride, link.pad,
+                             bias=False)
+            params = (link.W,)
+        elif isinstance(link, L.BatchNormalization):
+            twin = nn.BatchNorm2d(link.gamma.size, eps=link.eps)
+            params = (link.gamma, link.beta)
+        else:
+            twin = nn.Linear(link.in_size, link.out_size)
+            params = (link.W, link.b)
+        _copy_weights(torch, zip(twin.parameters(),
+                                 (param.array for param in params)))
+        return twin
+
+    class Block(nn.Module):
+        def __init__(self, block):
+            super().__init__()
+            for name, link in block.namedlinks(skipself=True):
+                setattr(self, name.lstrip('/'), layer(link))
+
+        def forward(self, x):
+            h = torch.relu(self.bn1(self.conv1(x)))
+            shortcut = (self.proj_bn(self.proj(x)) if hasattr(self, 'proj')
+                        else x)
+            return torch.relu(self.bn2(self.conv2(h)) + shortcut)
+
+    class ResNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.Sequential(*map(Block, model.blocks))
+            if hasattr(model, 'fc'):
+                self.fc = layer(model.fc)
+
+        def forward(self, x):
+            h = self.blocks(x)
+            if hasattr(self, 'fc'):
+                h = self.fc(h.mean((2, 3)))
+            return h
+    return ResNet()
+
+
+def _resnet(rng, blocks, batch, n_classes=None):
+    # A _ResNet trained with MomentumSGD on a batch of maps of
+    # RESNET_SIZE x RESNET_SIZE: on the softmax cross entropy of fixed
+    # labels given a number of classes, on the mean output without.
+    model = _ResNet(rng, blocks, n_classes)
+    x = rng.uniform(-1, 1, (batch, blocks[0][0], RESNET_SIZE, RESNET_SIZE)
+                    ).astype('f')
+    t = (None if n_classes is None
+         else rng.randint(0, n_classes, batch).astype(numpy.int32))
 
     def chainer_step():
-        model = chainer.Sequential(_BasicBlock(ch), _BasicBlock(ch))
-        convs = [l for l in model.links() if isinstance(l, L.Convolution2D)]
-        for conv, W in zip(convs, weights):
-            conv.W.array[...] = W
         opt = chainer.optimizers.MomentumSGD(0.01, 0.9).setup(model)
 
         def step():
             model.cleargrads()
-            loss = F.mean(model(x))
+            y = model(x)
+            loss = F.mean(y) if t is None else F.softmax_cross_entropy(y, t)
             loss.backward()
             opt.update()
             return float(loss.array)
         return step
 
     def torch_step(torch):
-        nn = torch.nn
-
-        class Block(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.conv1 = nn.Conv2d(ch, ch, 3, padding=1, bias=False)
-                self.bn1 = nn.BatchNorm2d(ch, eps=1e-5)
-                self.conv2 = nn.Conv2d(ch, ch, 3, padding=1, bias=False)
-                self.bn2 = nn.BatchNorm2d(ch, eps=1e-5)
-
-            def forward(self, x):
-                h = torch.relu(self.bn1(self.conv1(x)))
-                return torch.relu(self.bn2(self.conv2(h)) + x)
-        model = nn.Sequential(Block(), Block())
-        convs = [m for m in model.modules() if isinstance(m, nn.Conv2d)]
-        with torch.no_grad():
-            for conv, W in zip(convs, weights):
-                conv.weight.copy_(torch.from_numpy(W))
-        opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+        twin = _torch_resnet(torch, model)
+        opt = torch.optim.SGD(twin.parameters(), lr=0.01, momentum=0.9)
         xt = torch.from_numpy(x)
+        tt = None if t is None else torch.from_numpy(t.astype('i8'))
 
         def step():
             opt.zero_grad()
-            loss = model(xt).mean()
+            y = twin(xt)
+            loss = (y.mean() if tt is None
+                    else torch.nn.functional.cross_entropy(y, tt))
             loss.backward()
             opt.step()
             return loss.item()
@@ -161,24 +260,72 @@ def _resnet18_stage(rng):
     return chainer_step, torch_step
 
 
+RESNET18_STAGE = ((64, 64, 1),) * 2
+RESNET_SMALL = RESNET18_STAGE + (
+    (64, 128, 2), (128, 128, 1), (128, 256, 2), (256, 256, 1))
+
+
+def _resnet18_stage(rng):
+    return _resnet(rng, RESNET18_STAGE, 32)
+
+
+def _resnet_small(rng):
+    return _resnet(rng, RESNET_SMALL, 16, n_classes=10)
+
+
 VOCAB, UNITS, BPTT, LM_BATCH = 10000, 650, 35, 20
+
+
+def _init_as_ptb_example(model, rng):
+    # Every parameter uniform in [-0.1, 0.1], as the PTB example starts.
+    for param in model.params():
+        param.array[...] = rng.uniform(-0.1, 0.1, param.shape)
+    return model
+
+
+def _torch_gates(array):
+    # The weights or biases of L.LSTM's gates in nn.LSTM's layout: Chainer
+    # lays the four gates of each unit side by side, in the order (cell
+    # input, input, forget, output); PyTorch lays them out as four blocks,
+    # in the order (input, forget, cell input, output).
+    return (array.reshape(UNITS, 4, -1)[:, [1, 2, 0, 3]]
+            .transpose(1, 0, 2).reshape(array.shape))
 
 
 class _LanguageModel(chainer.Chain):
 
-    def __init__(self):
+    # The PTB example's model, with n_layers L.LSTM and dropout off.
+
+    def __init__(self, n_layers):
         super().__init__()
         with self.init_scope():
             self.embed = L.EmbedID(VOCAB, UNITS)
-            self.lstm = L.LSTM(UNITS, UNITS)
+            self.lstms = chainer.ChainList(
+                *[L.LSTM(UNITS, UNITS) for _ in range(n_layers)])
             self.out = L.Linear(UNITS, VOCAB)
 
+    def torch_lstm_weights(self):
+        # nn.LSTM's weight_ih, weight_hh, bias_ih and bias_hh of each layer.
+        return [(_torch_gates(lstm.upward.W.array),
+                 _torch_gates(lstm.lateral.W.array),
+                 _torch_gates(lstm.upward.b.array),
+                 numpy.zeros(4 * UNITS, numpy.float32))
+                for lstm in self.lstms]
 
-def _lstm_lm_torch_step(torch, words):
+
+def _lstm_lm_torch_step(torch, model, words):
+    # PyTorch's fused nn.LSTM over all steps and its output layer once on all
+    # of them, from the weights of a Chainer language model.
     nn = torch.nn
+    lstm_weights = model.torch_lstm_weights()
     embed = nn.Embedding(VOCAB, UNITS)
-    lstm = nn.LSTM(UNITS, UNITS)
+    lstm = nn.LSTM(UNITS, UNITS, num_layers=len(lstm_weights))
     out = nn.Linear(UNITS, VOCAB)
+    _copy_weights(torch, [(embed.weight, model.embed.W.array),
+                          (out.weight, model.out.W.array),
+                          (out.bias, model.out.b.array)])
+    for params, arrays in zip(lstm.all_weights, lstm_weights):
+        _copy_weights(torch, zip(params, arrays))
     params = [*embed.parameters(), *lstm.parameters(), *out.parameters()]
     opt = torch.optim.SGD(params, lr=1.0)
     lossfun = nn.CrossEntropyLoss(reduction='sum')
@@ -196,25 +343,33 @@ def _lstm_lm_torch_step(torch, words):
     return step
 
 
-def _lstm_lm(rng):
+def _lstm_lm(rng, n_layers=1):
     words = rng.randint(0, VOCAB, (BPTT + 1, LM_BATCH)).astype(numpy.int32)
+    model = _init_as_ptb_example(_LanguageModel(n_layers), rng)
 
     def chainer_step():
-        model = _LanguageModel()
         opt = chainer.optimizers.SGD(1.0).setup(model)
 
         def step():
-            model.lstm.reset_state()
+            for lstm in model.lstms:
+                lstm.reset_state()
             model.cleargrads()
             loss = 0
             for x, t in zip(words[:-1], words[1:]):
-                h = model.lstm(model.embed(x))
+                h = model.embed(x)
+                for lstm in model.lstms:
+                    h = lstm(h)
                 loss += F.softmax_cross_entropy(model.out(h), t)
             loss.backward()
             opt.update()
             return float(loss.array)
         return step
-    return chainer_step, lambda torch: _lstm_lm_torch_step(torch, words)
+    return chainer_step, lambda torch: _lstm_lm_torch_step(
+        torch, model, words)
+
+
+def _ptb_lstm(rng):
+    return _lstm_lm(rng, n_layers=2)
 
 
 class _NStepLanguageModel(chainer.Chain):
@@ -226,9 +381,18 @@ class _NStepLanguageModel(chainer.Chain):
             self.lstm = L.NStepLSTM(1, UNITS, UNITS, 0.0)
             self.out = L.Linear(UNITS, VOCAB)
 
+    def torch_lstm_weights(self):
+        # nn.LSTM's weight_ih, weight_hh, bias_ih and bias_hh of each layer:
+        # NStepLSTM's gates already come in PyTorch's order, the first four
+        # on the input and the last four on the previous output.
+        return [[numpy.concatenate([param.array for param in params])
+                 for params in (ws[:4], ws[4:], bs[:4], bs[4:])]
+                for ws, bs in zip(self.lstm.ws, self.lstm.bs)]
+
 
 def _lstm_lm_nstep(rng):
     words = rng.randint(0, VOCAB, (BPTT + 1, LM_BATCH)).astype(numpy.int32)
+    model = _init_as_ptb_example(_NStepLanguageModel(), rng)
     # One sequence of BPTT words per batch row, embedded at once and split
     # (as the seq2seq example embeds its sequences).
     xs = words[:-1].T.ravel()
@@ -236,7 +400,6 @@ def _lstm_lm_nstep(rng):
     sections = list(range(BPTT, BPTT * LM_BATCH, BPTT))
 
     def chainer_step():
-        model = _NStepLanguageModel()
         opt = chainer.optimizers.SGD(1.0).setup(model)
 
         def step():
@@ -251,15 +414,67 @@ def _lstm_lm_nstep(rng):
             opt.update()
             return float(loss.array)
         return step
-    return chainer_step, lambda torch: _lstm_lm_torch_step(torch, words)
+    return chainer_step, lambda torch: _lstm_lm_torch_step(
+        torch, model, words)
 
 
+# The floating-point operations of a training step count 2 M N K for each
+# product of an M x K and a K x N matrix in the forward pass, a convolution
+# being one such product (M the output pixels, N the output channels, K the
+# input channels times the kernel's area), and the backward pass of a layer
+# with weights as twice its forward (the gradients of its input and of its
+# weights; the first layer's input gradient, which no one needs, included):
+# three times the forward's products in all. Activations, normalisation,
+# pooling, embedding look-ups, losses and updates are left out.
+def _train_flops(*products):
+    # The FLOPs of a training step whose forward pass multiplies matrices
+    # of the given (M, N, K).
+    return 3 * sum(2 * m * n * k for m, n, k in products)
+
+
+def _resnet_flops(blocks, batch, n_classes=None):
+    # The FLOPs of a training step of _resnet(rng, blocks, batch, n_classes).
+    products = []
+    size = RESNET_SIZE
+    for in_ch, out_ch, stride in blocks:
+        size //= stride
+        pixels = batch * size * size
+        products += [(pixels, out_ch, 9 * in_ch), (pixels, out_ch, 9 * out_ch)]
+        if _projects(in_ch, out_ch, stride):
+            products.append((pixels, out_ch, in_ch))
+    if n_classes is not None:
+        products.append((batch, n_classes, blocks[-1][1]))
+    return _train_flops(*products)
+
+
+def _lstm_lm_flops(n_layers):
+    # At every step each layer multiplies its input and its previous output
+    # by the weights of the four gates (on the zero state of the first step
+    # too, as nn.LSTM and NStepLSTM do, though L.LSTM skips it), and the
+    # output layer maps the last layer's output to the vocabulary.
+    words = BPTT * LM_BATCH
+    return _train_flops(*[(words, 4 * UNITS, UNITS)] * (2 * n_layers),
+                        (words, VOCAB, UNITS))
+
+
+Workload = collections.namedtuple('Workload', 'build flops')
+# build(rng) returns the functions that build the Chainer step and, given
+# the torch module, the PyTorch one; flops: the FLOPs of a training step.
 WORKLOADS = {
-    'mlp': _mlp,
-    'lenet': _lenet,
-    'resnet18_stage': _resnet18_stage,
-    'lstm_lm': _lstm_lm,
-    'lstm_lm_nstep': _lstm_lm_nstep,
+    'mlp': Workload(_mlp, _train_flops(
+        *[(mlp_step.BATCH, n_out, n_in) for n_in, n_out
+          in zip(mlp_step.SIZES, mlp_step.SIZES[1:])])),
+    'lenet': Workload(_lenet, _train_flops(
+        (lenet_step.BATCH * 24 * 24, 20, 1 * 5 * 5),
+        (lenet_step.BATCH * 8 * 8, 50, 20 * 5 * 5),
+        (lenet_step.BATCH, 500, 800), (lenet_step.BATCH, 10, 500))),
+    'resnet18_stage': Workload(
+        _resnet18_stage, _resnet_flops(RESNET18_STAGE, 32)),
+    'resnet_small': Workload(
+        _resnet_small, _resnet_flops(RESNET_SMALL, 16, n_classes=10)),
+    'lstm_lm': Workload(_lstm_lm, _lstm_lm_flops(1)),
+    'lstm_lm_nstep': Workload(_lstm_lm_nstep, _lstm_lm_flops(1)),
+    'ptb_lstm': Workload(_ptb_lstm, _lstm_lm_flops(2)),
 }
 MODES = ('never', 'auto')
 KEEP_FREED_MEMORY = '+keep'  # the mode with keep_freed_memory() applied
@@ -287,7 +502,8 @@ def _import_torch():
 def _step(name, which):
     # The training step of one framework ('torch') or Chainer mode
     # ('chainer auto'), its model built from the workload's weights.
-    chainer_step, torch_step = WORKLOADS[name](numpy.random.RandomState(0))
+    chainer_step, torch_step = WORKLOADS[name].build(
+        numpy.random.RandomState(0))
     if which == 'torch':
         return torch_step(_import_torch())
     return _in_mode(which.split()[1], chainer_step())
@@ -303,17 +519,19 @@ def _status_kb(field):
 
 def _measure(name, which, repeat, number):
     # Runs in a fresh process (started by _run): builds one model, then
-    # returns the best ms/step of `repeat` rounds of `number` steps and how
-    # far the resident set rose above its size once the model was built.
+    # returns the loss of its first step, the best ms/step of `repeat` rounds
+    # of `number` steps and how far the resident set rose above its size
+    # once the model was built.
     # Writing 5 to clear_refs resets the peak (VmHWM) to the current size
     # (ru_maxrss would not do: it carries the parent's peak across exec).
     func = _step(name, which)
     with open('/proc/self/clear_refs', 'w') as f:
         f.write('5')
     before = _status_kb('VmRSS')
-    func()
+    loss = func()
     ms = best_ms(func, repeat, number)
-    return {'ms': ms, 'peak_mb': (_status_kb('VmHWM') - before) / 1024}
+    return {'loss': loss, 'ms': ms,
+            'peak_mb': (_status_kb('VmHWM') - before) / 1024}
 
 
 def _run(name, which, repeat, number):
@@ -329,6 +547,25 @@ def _run(name, which, repeat, number):
          '--repeat', str(repeat), '--number', str(number)],
         env=env, check=True, capture_output=True, text=True).stdout
     return json.loads(out.splitlines()[-1])
+
+
+PEAK_SIZE = 2048
+
+
+def _matmul_peak(torch, rounds=5):
+    # The machine's float32 matmul peak in GFLOP/s with the threads of the
+    # benchmark: the best of `rounds` products of two PEAK_SIZE x PEAK_SIZE
+    # matrices, by torch.mm or, without torch, numpy.dot.
+    rng = numpy.random.RandomState(0)
+    a, b = (rng.uniform(-1, 1, (PEAK_SIZE, PEAK_SIZE)).astype(numpy.float32)
+            for _ in range(2))
+    if torch is None:
+        mm = numpy.dot
+    else:
+        mm = torch.mm
+        a, b = torch.from_numpy(a), torch.from_numpy(b)
+    ms = best_ms(lambda: mm(a, b), rounds, 1)
+    return 2 * PEAK_SIZE ** 3 / ms / 1e6
 
 
 def main():
@@ -358,17 +595,35 @@ def main():
         which_all.append('torch')
         print('torch {}, {} threads'.format(
             torch.__version__, torch.get_num_threads()))
+    peak = _matmul_peak(torch)
+    print('float32 matmul peak ({} of {}x{}, {} threads): {:.1f} GFLOP/s'
+          .format('numpy.dot' if torch is None else 'torch.mm', PEAK_SIZE,
+                  PEAK_SIZE, os.environ['OMP_NUM_THREADS'], peak))
     for name in args.only or WORKLOADS:
         best = {}
         for _ in range(args.passes):
+            # Measured again each pass, the best kept: a loaded machine
+            # would understate the peak.
+            peak = max(peak, _matmul_peak(torch))
             for which in which_all:
                 result = _run(name, which, args.repeat, args.number)
                 if which not in best or result['ms'] < best[which]['ms']:
                     best[which] = result
-        print('\n{}:'.format(name))
+        if 'torch' in best:
+            # Same weights, same data: the first losses must agree.
+            for which, result in best.items():
+                numpy.testing.assert_allclose(
+                    result['loss'], best['torch']['loss'], rtol=1e-5,
+                    err_msg='{}: first loss of {} and of torch'.format(
+                        name, which))
+        print('\n{}: (float32 matmul peak so far {:.1f} GFLOP/s)'.format(
+            name, peak))
         for which, result in best.items():
-            line = '  {:18s} {:8.2f} ms/step  peak +{:7.1f} MB'.format(
-                which, result['ms'], result['peak_mb'])
+            gflops = WORKLOADS[name].flops / result['ms'] / 1e6
+            line = ('  {:18s} {:8.2f} ms/step  peak +{:7.1f} MB'
+                    '  {:7.1f} GFLOP/s, {:3.0f}% of peak').format(
+                which, result['ms'], result['peak_mb'], gflops,
+                100 * gflops / peak)
             if 'torch' in best and which != 'torch':
                 line += '  x{:.2f} of torch'.format(
                     result['ms'] / best['torch']['ms'])
