@@ -43,15 +43,32 @@ FUNCTION_NODE_FIELDS = (
     ('_input_layouts', None), ('_output_layouts', None))
 
 
-def refuse_redefined(cls, fields):
+def refuse_redefined(cls, fields, defaults=None):
     """Raises TypeError if the class ``cls`` defines one of ``fields``.
 
     The fields are the storage the autograd core reads and writes directly
     (as Chainer reads ``Variable._data``): a subclass that defined one
     again (a property, a slot, a class attribute) would be seen by the
-    Python core and not by the compiled one.
+    Python core and not by the compiled one. A plain class attribute that
+    repeats a field's starting value (``rank = 0`` in a function node's
+    class, as Chainer's own class has it) is dropped instead: every node
+    starts with that value anyway.
+
+    Args:
+        cls (type): The new subclass.
+        fields (iterable of str): The names of the fields.
+        defaults (dict): The starting value of each field, where the
+            fields have one.
     """
-    redefined = sorted(set(fields) & set(vars(cls)))
+    redefined = []
+    for name in sorted(set(fields) & set(vars(cls))):
+        value = vars(cls)[name]
+        if defaults is not None and name in defaults \
+                and type(value) is type(defaults[name]) \
+                and value == defaults[name]:
+            delattr(cls, name)
+        else:
+            redefined.append(name)
     if redefined:
         raise TypeError(
             '{} defines {}, a field of the storage of {}; use another '

@@ -26,6 +26,9 @@ _hooks_local = function_hook._thread_local
 _layouts_in_use = variable._layouts_in_use
 
 
+_FIELD_DEFAULTS = dict(_core_fields.FUNCTION_NODE_FIELDS)
+
+
 class FunctionNode(_core_fields.FunctionNodeFields):
     """A differentiable function of arrays, a node of the graph.
 
@@ -125,7 +128,7 @@ class FunctionNode(_core_fields.FunctionNodeFields):
         """
         super().__init_subclass__(**kwargs)
         _core_fields.refuse_redefined(
-            cls, [name for name, _ in _core_fields.FUNCTION_NODE_FIELDS])
+            cls, _FIELD_DEFAULTS, _FIELD_DEFAULTS)
         if cls._add_grad_into is not None and not issubclass(
                 _defining_class(cls, '_add_grad_into'),
                 _defining_class(cls, 'backward')):

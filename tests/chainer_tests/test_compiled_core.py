@@ -565,6 +565,35 @@ def test_subclass_cannot_define_a_field_again(base, field):
         type('Sub', (base,), {field: property(lambda self: None)})
     with pytest.raises(TypeError, match=field):
         type('Sub', (base,), {'__slots__': (field,)})
+    with pytest.raises(TypeError, match=field):
+        type('Sub', (base,), {field: 3})
+
+
+def test_function_node_subclass_repeating_the_defaults(use_core):
+    # Code written for Chainer 7.8.1 may repeat the class attributes of
+    # FunctionNode; they are the values every node starts with.
+    class Scale(chainer.FunctionNode):
+        inputs = None
+        rank = 0
+        lazy_grad_sum = False
+
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+        def backward(self, indexes, grad_outputs):
+            return grad_outputs[0] * 2,
+
+    assert 'rank' not in vars(Scale)
+
+    def scenario():
+        x = chainer.Variable(numpy.arange(3, dtype=numpy.float32))
+        y, = Scale().apply((x,))
+        z, = Scale().apply((y,))
+        F.sum(z).backward()
+        return [z.array, x.grad, z.creator_node.rank,
+                z.creator_node.inputs[0] is y.node]
+    result = _same(use_core, scenario)
+    assert result[2] == 1 and result[3]
 
 
 def test_in_place_gradient_sums_run_in_the_compiled_traversal(
