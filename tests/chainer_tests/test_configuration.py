@@ -30,6 +30,9 @@ def test_defaults_match_chainer():
     # tests again with the kernels off).
     assert conf.use_chainerx_cpp == os.environ.get(
         'CHAINER_USE_CHAINERX_CPP', 'auto')
+    # Likewise the compiled autograd core (on unless switched off).
+    assert conf.use_compiled_core is (
+        os.environ.get('CHAINER_USE_COMPILED_CORE', '1') != '0')
 
 
 def test_local_overrides_global():
@@ -106,6 +109,17 @@ def test_environment_variables():
         CHAINER_USE_CHAINERX_CPP='never')
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ['True', 'False', 'float16', 'never']
+
+
+def test_compiled_core_environment_variable():
+    code = ('import chainer; print(chainer.config.use_compiled_core, '
+            'chainer.variable.Variable.__base__.__module__)')
+    off = _run_with_env(code, CHAINER_USE_COMPILED_CORE='0')
+    assert off.returncode == 0, off.stderr
+    assert off.stdout.split() == ['False', 'chainer._core_fields']
+    on = _run_with_env(code, CHAINER_USE_COMPILED_CORE='1')
+    assert on.returncode == 0, on.stderr
+    assert on.stdout.split()[0] == 'True'
 
 
 def test_mixed16_environment_variable():
