@@ -39,7 +39,6 @@ from chainer import serializers  # NOQA
 from chainer import training  # NOQA
 from chainer import computational_graph  # NOQA
 from chainer import function_hooks  # NOQA
-from chainer import gradient_check  # NOQA
 from chainer.graph_optimizations.static_graph import static_graph  # NOQA
 from chainer.graph_optimizations.static_graph_utilities import static_code  # NOQA
 

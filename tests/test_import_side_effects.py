@@ -69,3 +69,15 @@ def test_import_leaves_it_unchanged(states, what):
 
 def test_import_keeps_glibcs_malloc_settings(states):
     assert states['malloc'] == 'glibc defaults'
+
+
+def test_import_chainer_loads_no_test_tools():
+    # As Chainer 7.8.1's: the testing tools (and pytest, which they use)
+    # load when a program asks for them.
+    code = ('import sys, chainer, chainer.functions, chainer.links; '
+            'print(sorted(m for m in ("pytest", "chainer.testing", '
+            '"chainer.gradient_check") if m in sys.modules))')
+    result = subprocess.run([sys.executable, '-c', code],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == '[]'
