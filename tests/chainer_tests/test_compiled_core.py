@@ -635,6 +635,46 @@ def test_in_place_gradient_sums_run_in_the_compiled_traversal(
         numpy.testing.assert_array_equal(e, a)
 
 
+def test_nodes_made_in_debug_mode_use_the_compiled_table(use_core,
+                                                         monkeypatch):
+    # Nodes applied in debug mode keep their stack, so the compiled
+    # traversal (debug mode off by then) hands each to the Python step,
+    # _run_backward, with its own table: the in-place sums protocol then
+    # runs through the table's methods (own, owns, defer, settle, sum_list,
+    # release), with the Python core's gradients.
+    calls = []
+    python_add_into_sums = chainer._backprop._add_into_sums
+
+    def recording(func, indexes, grad_outputs, grad_inputs, table):
+        calls.append(type(table).__name__)
+        return python_add_into_sums(func, indexes, grad_outputs,
+                                    grad_inputs, table)
+    monkeypatch.setattr(chainer._backprop, '_add_into_sums', recording)
+
+    def scenario():
+        rng = numpy.random.RandomState(1)
+        W = chainer.Variable(rng.uniform(-1, 1, (8, 8)).astype('f'))
+        xs = chainer.Variable(rng.uniform(-1, 1, (10, 4, 8)).astype('f'))
+        with chainer.using_config('debug', True):
+            h = None
+            for t in range(10):
+                a = xs[t]
+                h = F.tanh(F.linear(a if h is None else a + h, W))
+            loss = F.sum(h * h)
+        loss.backward()
+        return W.grad, xs.grad
+
+    use_core('python')
+    expected = scenario()
+    assert set(calls) == {'_GradTable'}
+    del calls[:]
+    use_core('compiled')
+    actual = scenario()
+    assert set(calls) == {'GradTable'}
+    for e, a in zip(expected, actual):
+        numpy.testing.assert_array_equal(e, a)
+
+
 def _thread_scenario(seed, config_name, config_value):
     # A small recurrent graph under one thread's own configuration entry.
     rng = numpy.random.RandomState(seed)
