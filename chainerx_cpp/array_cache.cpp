@@ -78,12 +78,11 @@ void release_all_locked(std::vector<char*>* out) {
 // A block of `capacity` bytes from the cache, or nullptr.
 char* take(size_t capacity) {
     std::vector<char*> dropped;
-    char* block = nullptr;
     {
         std::lock_guard<std::mutex> lock(cache->mutex);
         auto it = cache->free_blocks.find(capacity);
         if (it != cache->free_blocks.end() && !it->second.empty()) {
-            block = it->second.back();
+            char* block = it->second.back();
             it->second.pop_back();
             cache->cached -= capacity;
             ++cache->hits;

@@ -8,6 +8,7 @@
 // variable, which the table holds a reference to). The Python steps that
 // the traversal hands a node to (_backprop._run_backward) use its methods,
 // the same as the reference's.
+#include <new>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -263,20 +264,11 @@ bool add_grad_table_type(PyObject* module) {
 GradTableObject* new_grad_table(bool into_sums) {
     GradTableObject* t = PyObject_GC_New(GradTableObject, grad_table_type);
     if (t == nullptr) return nullptr;
-    t->grads = nullptr;
-    t->sums = nullptr;
-    t->pending = nullptr;
     t->into_sums = into_sums;
-    // Tracked once complete, so that the collector never sees a part.
-    try {
-        t->sums = new std::unordered_set<PyObject*>();
-        t->pending = new std::unordered_map<PyObject*, PyObject*>();
-    } catch (...) {
-        delete t->sums;
-        t->sums = nullptr;
-    }
+    t->sums = new (std::nothrow) std::unordered_set<PyObject*>();
+    t->pending = new (std::nothrow) std::unordered_map<PyObject*, PyObject*>();
     t->grads = PyDict_New();
-    if (t->grads == nullptr || t->pending == nullptr) {
+    if (t->grads == nullptr || t->sums == nullptr || t->pending == nullptr) {
         Py_XDECREF(t->grads);
         delete t->sums;
         delete t->pending;
@@ -285,6 +277,7 @@ GradTableObject* new_grad_table(bool into_sums) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         return nullptr;
     }
+    // Tracked once complete, so that the collector never sees a part.
     PyObject_GC_Track(t);
     return t;
 }

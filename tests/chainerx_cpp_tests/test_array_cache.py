@@ -130,3 +130,19 @@ def test_a_forked_child_allocates():
     assert queue.get(timeout=60)
     process.join(60)
     assert process.exitcode == 0
+
+
+def test_a_miss_while_half_full_gives_the_memory_back():
+    # Blocks of three size classes, 144 MiB in all, freed into the cache
+    # (more than half of its 256 MiB): the next miss releases them all.
+    chainerx_cpp.clear_array_cache()
+    mib = 1 << 20
+    for size in (40 * mib, 48 * mib, 56 * mib):
+        _kernels()._with_array_cache(lambda: numpy.empty(size, numpy.uint8))
+    assert chainerx_cpp.array_cache_info()['cached_bytes'] == 144 * mib
+    kept = _kernels()._with_array_cache(
+        lambda: numpy.empty(64 * mib, numpy.uint8))
+    assert chainerx_cpp.array_cache_info()['cached_bytes'] == 0
+    del kept
+    assert chainerx_cpp.array_cache_info()['cached_bytes'] == 64 * mib
+    chainerx_cpp.clear_array_cache()

@@ -131,6 +131,15 @@ def _plain_grad(node, grad_outputs):
     return gy._data
 
 
+def _negated_grad_into(node, grad_outputs, total, shape=None):
+    """The in-place gradient protocol of a node whose gradient is ``-gy``
+    (of ``shape``, when given, or nothing is done here)."""
+    gy = _plain_grad(node, grad_outputs)
+    if gy is None or (shape is not None and gy.shape != shape):
+        return False
+    return _grad_into(total, utils.force_array(-gy))
+
+
 def _grad_into(total, gx):
     """The in-place gradient protocol of an element-wise node
     (:class:`~chainer.FunctionNode`, ``_add_grad_into``).
@@ -169,10 +178,7 @@ class Neg(function_node.FunctionNode):
         return -grad_outputs[0],
 
     def _add_grad_into(self, index, grad_outputs, total):
-        gy = _plain_grad(self, grad_outputs)
-        if gy is None:
-            return False
-        return _grad_into(total, utils.force_array(-gy))
+        return _negated_grad_into(self, grad_outputs, total)
 
 
 def neg(self):  # -x
@@ -368,10 +374,10 @@ class Sub(function_node.FunctionNode):
 
     def _add_grad_into(self, index, grad_outputs, total):
         # The gradient of lhs is gy itself, not a new array: backward.
-        gy = _plain_grad(self, grad_outputs)
-        if index != 1 or gy is None or gy.shape != self.inputs[1].shape:
+        if index != 1:
             return False
-        return _grad_into(total, utils.force_array(-gy))
+        return _negated_grad_into(self, grad_outputs, total,
+                                  self.inputs[1].shape)
 
 
 def sub(self, rhs):  # lhs - rhs
@@ -410,10 +416,7 @@ class SubFromConstant(function_node.FunctionNode):
         return -grad_outputs[0],
 
     def _add_grad_into(self, index, grad_outputs, total):
-        gy = _plain_grad(self, grad_outputs)
-        if gy is None:
-            return False
-        return _grad_into(total, utils.force_array(-gy))
+        return _negated_grad_into(self, grad_outputs, total)
 
 
 def rsub(self, rhs):  # rhs - lhs
