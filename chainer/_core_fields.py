@@ -43,7 +43,7 @@ FUNCTION_NODE_FIELDS = (
     ('_input_layouts', None), ('_output_layouts', None))
 
 
-def refuse_redefined(cls, fields, defaults=None):
+def refuse_redefined(cls, fields):
     """Raises TypeError if the class ``cls`` defines one of ``fields``.
 
     The fields are the storage the autograd core reads and writes directly
@@ -56,15 +56,14 @@ def refuse_redefined(cls, fields, defaults=None):
 
     Args:
         cls (type): The new subclass.
-        fields (iterable of str): The names of the fields.
-        defaults (dict): The starting value of each field, where the
-            fields have one.
+        fields: The names of the fields, or a dict of the value each field
+            starts with.
     """
+    defaults = fields if isinstance(fields, dict) else {}
     redefined = []
     for name in sorted(set(fields) & set(vars(cls))):
         value = vars(cls)[name]
-        if defaults is not None and name in defaults \
-                and type(value) is type(defaults[name]) \
+        if name in defaults and type(value) is type(defaults[name]) \
                 and value == defaults[name]:
             delattr(cls, name)
         else:

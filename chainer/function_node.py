@@ -127,8 +127,7 @@ class FunctionNode(_core_fields.FunctionNodeFields):
         the traversal (see :mod:`chainer._backprop`).
         """
         super().__init_subclass__(**kwargs)
-        _core_fields.refuse_redefined(
-            cls, _FIELD_DEFAULTS, _FIELD_DEFAULTS)
+        _core_fields.refuse_redefined(cls, _FIELD_DEFAULTS)
         if cls._add_grad_into is not None and not issubclass(
                 _defining_class(cls, '_add_grad_into'),
                 _defining_class(cls, 'backward')):
