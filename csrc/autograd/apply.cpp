@@ -12,47 +12,6 @@ namespace {
 // A new bare instance of `type`, as object.__new__(type) makes it.
 PyObject* new_object(PyTypeObject* type) { return type->tp_alloc(type, 0); }
 
-// The output variable of an array `y` (or None), with its new node, as
-// variable._init_variable makes them; `creator` is None or the function.
-// `node_out` gets the node, borrowed (the variable holds it).
-PyObject* new_output(PyObject* y, bool requires_grad, PyObject* creator,
-                     PyObject* rank, PyObject** node_out) {
-    Ref var(new_object(st.variable));
-    if (!var) return nullptr;
-    Ref node(new_object(st.node));
-    if (!node) return nullptr;
-    VariableObject* v = as_variable_object(var.get());
-    NodeObject* n = as_node_object(node.get());
-    PyObject* rg = requires_grad ? Py_True : Py_False;
-    v->data = Py_NewRef(y);
-    v->requires_grad = Py_NewRef(rg);
-    v->loss_scale = Py_NewRef(Py_None);
-    v->grad_var = Py_NewRef(Py_None);
-    v->layout = Py_NewRef(Py_None);
-
-    n->variable = PyWeakref_NewRef(var.get(), nullptr);
-    if (n->variable == nullptr) return nullptr;
-    n->creator_node = Py_NewRef(creator);
-    n->data = Py_NewRef(Py_None);
-    n->rank = Py_NewRef(rank);
-    n->name = Py_NewRef(Py_None);
-    n->requires_grad = Py_NewRef(rg);
-    n->old_style_grad_generator = Py_NewRef(Py_None);
-    n->layout = Py_NewRef(Py_None);
-    if (y == Py_None) {
-        n->dtype = Py_NewRef(Py_None);
-        n->shape = Py_NewRef(Py_None);
-    } else {
-        n->dtype = PyObject_GetAttr(y, st.s_dtype);
-        if (n->dtype == nullptr) return nullptr;
-        n->shape = PyObject_GetAttr(y, st.s_shape);
-        if (n->shape == nullptr) return nullptr;
-    }
-    *node_out = node.get();
-    v->node = node.release();
-    return var.release();
-}
-
 // Keeps the retained inputs and outputs on their nodes (FunctionNode._link).
 bool retain(PyObject* func, PyObject* input_vars, PyObject* input_nodes,
             PyObject* ret, PyObject* outputs) {
@@ -166,6 +125,44 @@ bool link(PyObject* func, const ThreadState& ts, PyObject* input_vars,
 
 }  // namespace
 
+PyObject* new_variable(PyObject* y, bool requires_grad, PyObject* creator,
+                       PyObject* rank, PyObject** node_out) {
+    Ref var(new_object(st.variable));
+    if (!var) return nullptr;
+    Ref node(new_object(st.node));
+    if (!node) return nullptr;
+    VariableObject* v = as_variable_object(var.get());
+    NodeObject* n = as_node_object(node.get());
+    PyObject* rg = requires_grad ? Py_True : Py_False;
+    v->data = Py_NewRef(y);
+    v->requires_grad = Py_NewRef(rg);
+    v->loss_scale = Py_NewRef(Py_None);
+    v->grad_var = Py_NewRef(Py_None);
+    v->layout = Py_NewRef(Py_None);
+
+    n->variable = PyWeakref_NewRef(var.get(), nullptr);
+    if (n->variable == nullptr) return nullptr;
+    n->creator_node = Py_NewRef(creator);
+    n->data = Py_NewRef(Py_None);
+    n->rank = Py_NewRef(rank);
+    n->name = Py_NewRef(Py_None);
+    n->requires_grad = Py_NewRef(rg);
+    n->old_style_grad_generator = Py_NewRef(Py_None);
+    n->layout = Py_NewRef(Py_None);
+    if (y == Py_None) {
+        n->dtype = Py_NewRef(Py_None);
+        n->shape = Py_NewRef(Py_None);
+    } else {
+        n->dtype = PyObject_GetAttr(y, st.s_dtype);
+        if (n->dtype == nullptr) return nullptr;
+        n->shape = PyObject_GetAttr(y, st.s_shape);
+        if (n->shape == nullptr) return nullptr;
+    }
+    if (node_out != nullptr) *node_out = node.get();
+    v->node = node.release();
+    return var.release();
+}
+
 // FunctionNode.apply(self, inputs).
 PyObject* apply(PyObject* func, PyObject* const* args, Py_ssize_t nargs,
                 PyObject* kwnames) {
@@ -258,9 +255,9 @@ PyObject* apply(PyObject* func, PyObject* const* args, Py_ssize_t nargs,
     if (!ret || (backprop && !refs)) return nullptr;
     for (Py_ssize_t i = 0; i < m; ++i) {
         PyObject* node;
-        PyObject* var = new_output(PyTuple_GET_ITEM(outputs.get(), i),
-                                   requires_grad, creator.get(),
-                                   out_rank.get(), &node);
+        PyObject* var = new_variable(PyTuple_GET_ITEM(outputs.get(), i),
+                                     requires_grad, creator.get(),
+                                     out_rank.get(), &node);
         if (var == nullptr) return nullptr;
         PyTuple_SET_ITEM(ret.get(), i, var);
         if (backprop) {

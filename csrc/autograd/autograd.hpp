@@ -198,6 +198,16 @@ PyObject* as_sequence(PyObject* it);
 // of it (a new reference, or nullptr with the error).
 PyObject* to_variable(PyObject* x, PyObject* convert);
 
+// A new variable of the array `y` (or None), with its new node, as
+// variable._init_variable makes them; `creator` is None or the function.
+// `node_out`, if given, gets the node, borrowed (the variable holds it).
+PyObject* new_variable(PyObject* y, bool requires_grad, PyObject* creator,
+                       PyObject* rank, PyObject** node_out = nullptr);
+
+// The gradient variable of `gx` (_backprop._as_grad_var): `gx` if it is a
+// Variable, else a new variable of it that requires a gradient.
+PyObject* grad_variable(PyObject* gx);
+
 // The Python function `python` called with `self` (or nothing) and the
 // arguments of a vectorcall.
 PyObject* call_python(PyObject* python, PyObject* self, PyObject* const* args,

@@ -166,7 +166,7 @@ bool add_into_sums(PyObject* add_grad_into, PyObject* grad_outputs,
                                                 nullptr));
             if (!gx) return false;
             if (gx.get() != Py_False && gx.get() != Py_None) {
-                Ref var(to_variable(gx.get(), st.as_grad_var));
+                Ref var(grad_variable(gx.get()));
                 if (!var || !grad_table_own(table, var.get()) ||
                     PyList_Append(list, var.get()) < 0)
                     return false;
@@ -259,7 +259,7 @@ bool run_plain_backward(PyObject* func, PyObject* inputs, PyObject* targets,
     for (Py_ssize_t k = 0; k < n; ++k) {
         PyObject* gx = PySequence_Fast_GET_ITEM(seq.get(), k);
         if (gx == Py_None) continue;
-        Ref var(to_variable(gx, st.as_grad_var));
+        Ref var(grad_variable(gx));
         if (!var) return false;
         Ref data(data_of(var.get()));
         if (!data) return false;

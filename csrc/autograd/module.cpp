@@ -68,6 +68,16 @@ PyObject* to_variable(PyObject* x, PyObject* convert) {
     return PyObject_CallOneArg(convert, x);
 }
 
+PyObject* grad_variable(PyObject* gx) {
+    // A NumPy array is wrapped here, as Variable(gx) would wrap it.
+    if (Py_TYPE(gx) == st.ndarray) {
+        Ref zero(PyLong_FromLong(0));
+        if (!zero) return nullptr;
+        return new_variable(gx, true, Py_None, zero.get());
+    }
+    return to_variable(gx, st.as_grad_var);
+}
+
 PyObject* call_python(PyObject* python, PyObject* self, PyObject* const* args,
                       Py_ssize_t nargs, PyObject* kwnames) {
     const Py_ssize_t n_kw = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);

@@ -439,6 +439,29 @@ def test_linear_sums_in_place(use_core):
         numpy.testing.assert_allclose(e, a, rtol=1e-6, atol=1e-7)
 
 
+def test_gradient_variables_made_from_arrays(use_core):
+    # The gradient variables the traversal wraps around the arrays a node
+    # gives (by backward, or by the in-place sums of an unobserved node):
+    # each field as Variable(gx) sets it.
+    def scenario():
+        x = chainer.Variable(numpy.arange(4, dtype=numpy.float32))
+        y = chainer.Variable(numpy.ones(4, dtype=numpy.float32))
+        h = x * 3.0 + F.exp(y)
+        h.grad = numpy.ones(4, dtype=numpy.float32)
+        h.backward()
+        fields = []
+        for v in (x, y):
+            g = v.grad_var
+            node = g.node
+            fields.append((
+                type(g).__name__, g.requires_grad, g.name, g.creator,
+                g.array, g.grad_var, g.layout, node.rank, node.name,
+                node.creator_node, node.requires_grad, node.data,
+                node.dtype, node.shape, node.get_variable_or_none() is g))
+        return fields
+    _same(use_core, scenario)
+
+
 def test_no_reference_leaks(use_core):
     use_core('compiled')
     link = chainer.links.Linear(4, 3)
