@@ -32,6 +32,13 @@ from chainer.graph_optimizations import backward_plan
 from chainer import variable
 
 
+def _print_schedule_built():
+    # Chainer 7.8 prints this line, whatever the verbosity, each time it
+    # has recorded a schedule: a forward one, or the backward one of a
+    # forward schedule (which ``backward`` announces by another line).
+    print('end of build_schedule()')
+
+
 class _Dead:
     pass
 
@@ -568,6 +575,7 @@ class StaticScheduleFunction(function_node.FunctionNode):
         self._keep_alive = []
         self.out_vars = None
         self.schedule_built = True
+        _print_schedule_built()
         if self.verbosity_level >= 1:
             print('Recorded a static schedule of {} steps for {}'.format(
                 len(self._steps), type(chain).__name__))
@@ -636,11 +644,18 @@ class StaticScheduleFunction(function_node.FunctionNode):
 
     def backward(self, target_input_indexes, grad_outputs):
         self.schedule_manager.end_forward()
+        recording = not self._backward_recorded
+        if recording:
+            print('Creating new backward schedule...')
         if configuration.config.enable_backprop:
             with configuration.using_config('enable_backprop', False):
-                return self._replay_backward(
+                gxs = self._replay_backward(
                     target_input_indexes, grad_outputs)
-        return self._replay_backward(target_input_indexes, grad_outputs)
+        else:
+            gxs = self._replay_backward(target_input_indexes, grad_outputs)
+        if recording:
+            _print_schedule_built()
+        return gxs
 
     def _replay_backward(self, target_input_indexes, grad_outputs):
         grads = [None] * len(self._template)
@@ -886,6 +901,7 @@ def static_graph(*args, **kwargs):
         >>> model = MLP()
         >>> x = numpy.ones((2, 3), numpy.float32)
         >>> model(x).shape
+        end of build_schedule()
         (2, 4)
     """
     if len(args) == 1 and not kwargs and callable(args[0]):

@@ -246,6 +246,27 @@ def test_one_schedule_per_signature():
     assert len(model.schedule_manager.schedules) == 4
 
 
+def test_schedules_built_are_announced_as_chainer_prints_them(capsys):
+    # Chainer 7.8 prints these lines whatever the verbosity: once a
+    # schedule is recorded, and on the first backward pass of a schedule,
+    # which records a backward schedule too.
+    model = MLP()
+    rng = numpy.random.RandomState(6)
+    for _ in range(3):
+        model.cleargrads()
+        F.sum(model(rng.uniform(size=(4, 6)).astype(numpy.float32))).backward()
+    assert capsys.readouterr().out.splitlines() == [
+        'end of build_schedule()',
+        'Creating new backward schedule...',
+        'end of build_schedule()',
+    ]
+    with chainer.using_config('train', False):
+        for _ in range(2):
+            model(rng.uniform(size=(4, 6)).astype(numpy.float32))
+    assert capsys.readouterr().out.splitlines() == [
+        'end of build_schedule()']
+
+
 def test_minimize_cache_size_drops_schedules_on_mode_change():
     class Model(chainer.Chain):
         def __init__(self):
