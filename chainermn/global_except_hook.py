@@ -83,9 +83,12 @@ def _abort_job():
             stream.flush()
         except Exception:
             pass
+    # The banner Chainer 7.8's ChainerMN prints, line for line.
+    rule = '*' * 42
     sys.stderr.write(
-        '\nChainerMN: uncaught exception on rank {}; calling MPI_Abort() '
-        'to end every rank of the job.\n'.format(rank))
+        '\n{rule}\nChainerMN:\n   Uncaught exception on rank {rank}.\n'
+        '   Calling MPI_Abort() to shut down MPI...\n{rule}\n\n\n'.format(
+            rule=rule, rank=rank))
     sys.stderr.flush()
     # mpiexec forwards what a rank prints, and may end the job before it
     # has forwarded the traceback: give it that time.

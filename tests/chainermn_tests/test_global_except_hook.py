@@ -20,7 +20,7 @@ CASES = ['scatter_dataset', 'bcast_obj', 'allreduce', 'optimizer',
          'evaluator', 'checkpoint']
 # Seconds after which a job counts as hung (it ends in about two).
 TIMEOUT = 60
-ABORT_BANNER = 'calling MPI_Abort()'
+ABORT_BANNER = 'Calling MPI_Abort() to shut down MPI...'
 TRACEBACK = 'Traceback (most recent call last)'
 
 
@@ -32,6 +32,8 @@ def _assert_ended_by(result, failing_rank):
     assert output.count(
         'RuntimeError: failure on rank {}'.format(failing_rank)) == 1, output
     assert output.count(ABORT_BANNER) == 1, output
+    assert output.count(
+        'Uncaught exception on rank {}.'.format(failing_rank)) == 1, output
 
 
 @pytest.mark.parametrize('failing_rank', [0, 1])
