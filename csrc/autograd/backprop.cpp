@@ -400,8 +400,8 @@ bool backprop_loop(PyObject* outputs, bool retain_grad, PyObject* loss_scale,
         Ref func(funcs.pop());
         Ref grad_outputs(pop_outputs(func.get(), table, retain_grad));
         if (!grad_outputs) return false;
-        Ref inputs_attr(field(func.get(), as_function_object(func.get())->inputs,
-                              "inputs"));
+        FunctionObject* f = as_function_object(func.get());
+        Ref inputs_attr(field(func.get(), f->inputs, "inputs"));
         if (!inputs_attr) return false;
         Ref inputs(as_sequence(inputs_attr.get()));
         if (!inputs) return false;
