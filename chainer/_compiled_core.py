@@ -16,7 +16,11 @@ It owns the storage it works on:
   (see :mod:`chainer._core_fields`, which puts the same fields on
   pure-Python bases when the compiled core is not used);
 * the gradient table of its traversal, ``GradTable``, whose methods are
-  those of ``_backprop._GradTable`` that the Python steps call.
+  those of ``_backprop._GradTable`` that the Python steps call;
+* the per-thread depth of :mod:`chainer.utils.type_check`'s light mode,
+  in which apply checks the input types as
+  ``FunctionNode._check_data_type_forward`` does (a failed check goes on
+  in ``_check_types_fully``, for the message).
 
 Everything else it uses of the Python side is handed over here, once, by
 :func:`install`, as the data of :func:`parts`: classes, the functions it
@@ -42,6 +46,7 @@ from chainer import configuration
 from chainer import function_hook
 from chainer import function_node
 from chainer import variable
+from chainer.utils import type_check
 
 
 #: The Python bookkeeping: ``(FunctionNode.apply, backprop_to_all)``.
@@ -56,6 +61,8 @@ compiled_core = None
 #: own (see :mod:`chainer._core_fields`).
 FUNCTION_NODE_NAMES = {
     'check_data_type_forward': '_check_data_type_forward',
+    'check_type_forward': 'check_type_forward',
+    'check_types_fully': '_check_types_fully',
     'forward': 'forward',
     'backward': 'backward',
     'backward_accumulate': 'backward_accumulate',
@@ -99,6 +106,12 @@ def parts():
             variable.VariableNode._set_grad_var_if_available,
         'base_backward_accumulate':
             function_node.FunctionNode.backward_accumulate,
+        # The light type check: the method it stands for, the class of the
+        # raw arrays and the error that sends it to that method.
+        'base_check_data_type_forward':
+            function_node.FunctionNode._check_data_type_forward,
+        'light_type_info_tuple': type_check.LightTypeInfoTuple,
+        'invalid_type': type_check.InvalidType,
         # State: memory layouts in use, configuration, function hooks.
         'layouts_in_use': variable._layouts_in_use,
         'thread_state': _thread_state,
@@ -123,6 +136,8 @@ def install():
     if module is None or compiled_core is not None:
         return
     module.core_init(parts())
+    type_check._use_light_depth(
+        module.light_depth, module.enter_light, module.leave_light)
     compiled_core = (module.apply_method(function_node.FunctionNode),
                      module.backprop_to_all)
     use(compiled_core)

@@ -351,15 +351,19 @@ class FunctionNode(_core_fields.FunctionNodeFields):
             # Inputs of a non-standard layout are checked by their
             # semantic shapes.
             in_data = _semantic_arrays(in_data, layouts)
-        thread_state = type_check._thread_local
-        thread_state.light_depth += 1
+        type_check._enter_light()
         try:
             self.check_type_forward(type_check.LightTypeInfoTuple(in_data))
             return
         except type_check.InvalidType:
             pass
         finally:
-            thread_state.light_depth -= 1
+            type_check._leave_light()
+        self._check_types_fully(in_data)
+
+    def _check_types_fully(self, in_data):
+        # The check on type-check expressions, which raises InvalidType with
+        # the message; run where the light check failed.
         in_type = type_check.get_types(in_data, 'in_types', False)
         with type_check.get_function_check_context(self):
             self.check_type_forward(in_type)

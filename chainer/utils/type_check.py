@@ -34,6 +34,29 @@ class _ThreadState(threading.local):
 _thread_local = _ThreadState()
 
 
+def _light_depth():
+    # How deeply the current thread is in the light mode.
+    return _thread_local.light_depth
+
+
+def _enter_light():
+    _thread_local.light_depth += 1
+
+
+def _leave_light():
+    _thread_local.light_depth -= 1
+
+
+def _use_light_depth(depth, enter, leave):
+    """Keeps the light mode's depth in other per-thread storage: the
+    compiled autograd core's, which checks types in the light mode itself
+    (chainer._compiled_core). The three functions replace
+    :func:`_light_depth`, :func:`_enter_light` and :func:`_leave_light`;
+    call it only while no thread is in the light mode."""
+    global _light_depth, _enter_light, _leave_light
+    _light_depth, _enter_light, _leave_light = depth, enter, leave
+
+
 def _is_array(value):
     if isinstance(value, numpy.ndarray):
         return True
@@ -626,10 +649,10 @@ class LightMode:
     """
 
     def __enter__(self):
-        _thread_local.light_depth += 1
+        _enter_light()
 
     def __exit__(self, exc_type, exc_value, traceback):
-        _thread_local.light_depth -= 1
+        _leave_light()
 
 
 light_mode = LightMode()
@@ -642,7 +665,7 @@ def in_light_mode():
         bool: ``True`` inside :data:`light_mode`.
 
     """
-    return _thread_local.light_depth > 0
+    return _light_depth() > 0
 
 
 def expect(*bool_exprs):
@@ -657,7 +680,7 @@ def expect(*bool_exprs):
             error carries no message.
 
     """
-    if _thread_local.light_depth:
+    if _light_depth():
         if not all(bool_exprs):
             raise InvalidType('', '')
         return
@@ -676,7 +699,7 @@ def eval(exp):
         The value of the expression (``exp`` itself in the light mode).
 
     """
-    if _thread_local.light_depth:
+    if _light_depth():
         return exp
     return _eval_expr(exp)
 
@@ -692,7 +715,7 @@ def make_variable(value, name):
         Variable: The expression, or ``value`` itself in the light mode.
 
     """
-    if _thread_local.light_depth:
+    if _light_depth():
         return value
     return Variable(value, name)
 
@@ -754,7 +777,7 @@ def expect_broadcast_shapes(*shape_types):
     """
     if not shape_types:
         return
-    if _thread_local.light_depth:
+    if _light_depth():
         shapes = shape_types
     else:
         shapes = [_eval_expr(shape) for shape in shape_types]
@@ -784,7 +807,7 @@ def _argname(in_types, names):
             f'{len(names)} argument(s)',
             f'{len(in_types)} argument(s)',
             'Invalid number of arguments')
-    if _thread_local.light_depth:
+    if _light_depth():
         return
     for in_type, name in zip(in_types, names):
         if isinstance(in_type, Variable):
@@ -812,6 +835,6 @@ def prod(xs):
         itself (``1`` for an empty sequence).
 
     """
-    if _thread_local.light_depth:
+    if _light_depth():
         return _prod_impl(xs)
     return Call(_prod, (xs,))

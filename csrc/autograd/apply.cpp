@@ -212,11 +212,7 @@ PyObject* apply(PyObject* func, PyObject* const* args, Py_ssize_t nargs,
     const FunctionNodeNames& names = st.names;
     int type_check = config_entry(ts, st.s_type_check);
     if (type_check < 0) return nullptr;
-    if (type_check) {
-        Ref r(PyObject_CallMethodOneArg(func, names.check_data_type_forward,
-                                        in_data.get()));
-        if (!r) return nullptr;
-    }
+    if (type_check && !check_input_types(func, in_data.get())) return nullptr;
     FunctionObject* f = as_function_object(func);
     clear_field(&f->input_indexes_to_retain);
     clear_field(&f->output_indexes_to_retain);

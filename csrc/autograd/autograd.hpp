@@ -119,6 +119,8 @@ inline void set_field(PyObject** slot, PyObject* value) {
 // up; handed over by the Python side (see core_init).
 struct FunctionNodeNames {
     PyObject* check_data_type_forward = nullptr;
+    PyObject* check_type_forward = nullptr;
+    PyObject* check_types_fully = nullptr;
     PyObject* forward = nullptr;
     PyObject* backward = nullptr;
     PyObject* backward_accumulate = nullptr;
@@ -150,6 +152,9 @@ struct State {
     PyObject* sum_grads = nullptr;
     PyObject* check_old_style_gradient = nullptr;
     PyObject* set_grad_var_if_available = nullptr;
+    PyObject* base_check_data_type_forward = nullptr;
+    PyObject* light_type_info_tuple = nullptr;  // type_check's class
+    PyObject* invalid_type = nullptr;           // type_check.InvalidType
     FunctionNodeNames names;
     // Interned names of public attributes and configuration entries.
     PyObject* s_dtype = nullptr;
@@ -228,5 +233,15 @@ bool grad_table_sum_list(GradTableObject* t, PyObject* grads);
 bool grad_table_own(GradTableObject* t, PyObject* grad);
 int grad_table_owns(GradTableObject* t, PyObject* grad);
 bool grad_table_defer(GradTableObject* t, PyObject* total, PyObject* addend);
+
+// The light type check of apply (type_check.cpp), as
+// FunctionNode._check_data_type_forward runs it: false with the error.
+bool check_input_types(PyObject* func, PyObject* in_data);
+
+// How deeply this thread is in type_check's light mode, kept here for the
+// Python side (type_check._use_light_depth) and for check_input_types.
+PyObject* light_depth(PyObject* self, PyObject* unused);
+PyObject* enter_light(PyObject* self, PyObject* unused);
+PyObject* leave_light(PyObject* self, PyObject* unused);
 
 }  // namespace chainer_autograd

@@ -164,6 +164,9 @@ bool fill_state(PyObject* parts, State& s, std::vector<Ref>* held) {
         {&s.sum_grads, "sum_grads"},
         {&s.check_old_style_gradient, "check_old_style_gradient"},
         {&s.set_grad_var_if_available, "set_grad_var_if_available"},
+        {&s.base_check_data_type_forward, "base_check_data_type_forward"},
+        {&s.light_type_info_tuple, "light_type_info_tuple"},
+        {&s.invalid_type, "invalid_type"},
     };
     for (const Entry& e : entries) {
         *e.target = require(parts, e.key);
@@ -194,6 +197,8 @@ bool fill_state(PyObject* parts, State& s, std::vector<Ref>* held) {
     FunctionNodeNames& n = s.names;
     const Entry name_entries[] = {
         {&n.check_data_type_forward, "check_data_type_forward"},
+        {&n.check_type_forward, "check_type_forward"},
+        {&n.check_types_fully, "check_types_fully"},
         {&n.forward, "forward"},
         {&n.backward, "backward"},
         {&n.backward_accumulate, "backward_accumulate"},
@@ -313,6 +318,12 @@ PyMethodDef methods[] = {
      METH_FASTCALL | METH_KEYWORDS,
      "backprop_to_all(outputs, retain_grad, loss_scale) of the compiled "
      "core."},
+    {"light_depth", light_depth, METH_NOARGS,
+     "How deeply the current thread is in type_check's light mode."},
+    {"enter_light", enter_light, METH_NOARGS,
+     "Enters type_check's light mode in the current thread."},
+    {"leave_light", leave_light, METH_NOARGS,
+     "Leaves type_check's light mode in the current thread."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef module_def = {

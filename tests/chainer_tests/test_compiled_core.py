@@ -14,6 +14,7 @@ import pytest
 import chainer
 from chainer import _compiled_core
 import chainer.functions as F
+from chainer.utils import type_check
 
 
 CORES = ('python', 'compiled')
@@ -207,6 +208,95 @@ def test_type_check_error(use_core):
     def scenario():
         F.sum(numpy.ones(2, numpy.int32)) * numpy.ones(3, numpy.float32)
     _error(use_core, scenario)
+
+
+def test_type_check_sees_raw_arrays_in_the_light_mode(use_core):
+    class Seen(chainer.FunctionNode):
+        def check_type_forward(self, in_types):
+            seen.append((type(in_types), type_check.in_light_mode(),
+                         [type(t) for t in in_types]))
+            type_check.expect(in_types[0].dtype == numpy.float32)
+
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+    seen = []
+
+    def scenario():
+        del seen[:]
+        Seen().apply((numpy.ones(2, numpy.float32),))
+        with pytest.raises(type_check.InvalidType) as info:
+            Seen().apply((numpy.ones(2, numpy.int32),))
+        return seen[:], str(info.value), type_check.in_light_mode()
+    light, message, left = _same(use_core, scenario)
+    assert light[0] == (type_check.LightTypeInfoTuple, True,
+                        [numpy.ndarray])
+    # A failed light check runs again on expressions, for the message.
+    assert light[2][:2] == (type_check.TypeInfoTuple, False)
+    assert 'in_types[0].dtype == <class \'numpy.float32\'>' in message
+    assert not left
+
+
+def test_other_errors_of_the_type_check_leave_the_light_mode(use_core):
+    class Failing(chainer.FunctionNode):
+        def check_type_forward(self, in_types):
+            raise ValueError('not a type error')
+
+    def scenario():
+        with pytest.raises(ValueError, match='not a type error'):
+            Failing().apply((numpy.ones(2, numpy.float32),))
+        return type_check.in_light_mode()
+    assert _same(use_core, scenario) is False
+
+
+def test_overridden_data_type_check_is_called(use_core):
+    class OwnCheck(chainer.FunctionNode):
+        def _check_data_type_forward(self, in_data):
+            calls.append(len(in_data))
+
+        def check_type_forward(self, in_types):
+            raise AssertionError('replaced by _check_data_type_forward')
+
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+    calls = []
+
+    def scenario():
+        del calls[:]
+        OwnCheck().apply((numpy.ones(2, numpy.float32),))
+        return calls[:]
+    assert _same(use_core, scenario) == [1]
+
+
+def test_light_mode_is_per_thread_during_apply(use_core):
+    # While one thread checks types in the light mode, another is not in it.
+    import threading
+    inside, other_done = threading.Event(), threading.Event()
+    observed = []
+
+    class Waiting(chainer.FunctionNode):
+        def check_type_forward(self, in_types):
+            inside.set()
+            assert other_done.wait(10)
+
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+    def other():
+        assert inside.wait(10)
+        observed.append(type_check.in_light_mode())
+        other_done.set()
+
+    for name in CORES:
+        use_core(name)
+        inside.clear()
+        other_done.clear()
+        thread = threading.Thread(target=other)
+        thread.start()
+        Waiting().apply((numpy.ones(2, numpy.float32),))
+        thread.join()
+    assert observed == [False, False]
 
 
 @pytest.mark.parametrize('outputs', [
