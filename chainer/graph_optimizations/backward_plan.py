@@ -100,12 +100,14 @@ class BackwardPlan:
             ``None`` where the backward gave none.
         missing (tuple of bool): Which output gradients were ``None`` when
             the plan was recorded; the plan serves only that pattern.
+        kernel: The :func:`replay_kernel` of the only gradient node, when
+            there is one node, of one input and one output.
     """
 
     __slots__ = ('ops', 'gx_sources', 'missing', 'passed_through',
-                 'single_op')
+                 'single_op', 'kernel')
 
-    def __init__(self, ops, gx_sources, missing):
+    def __init__(self, ops, gx_sources, missing, kernel=None):
         self.ops = ops
         self.gx_sources = gx_sources
         self.missing = missing
@@ -129,6 +131,7 @@ class BackwardPlan:
                     attr_sources, tuple([
                         None if source is None else source[2]
                         for source in gx_sources]))
+        self.kernel = kernel if self.single_op is not None else None
 
     def matches(self, gys):
         """Tells whether the plan serves these output gradients."""
@@ -238,6 +241,9 @@ def build(node, gys, gxs, calls, params):
             source = by_array.get(id(array))
         return source
 
+    kernel = None
+    if len(calls) == 1:
+        kernel = replay_kernel(*calls[0])
     ops = []
     for m, (grad_node, in_data) in enumerate(calls):
         if grad_node.inputs is None or grad_node.outputs is None:
@@ -283,7 +289,27 @@ def build(node, gys, gxs, calls, params):
         grad_node.outputs = None
         grad_node._retained_output_data = None
     return BackwardPlan(tuple(ops), tuple(gx_sources),
-                        tuple([gy is None for gy in gys]))
+                        tuple([gy is None for gy in gys]), kernel)
+
+
+def replay_kernel(node, in_data):
+    """The node's kernel for a replay of its forward on arrays like
+    ``in_data``, or ``None``.
+
+    A node class may define ``_replay_forward(inputs)``: for a node of one
+    input and one output, a function of the input array that returns the
+    output array ``forward`` would return, made for arrays like ``inputs``
+    (and handing others to ``forward``), or ``None``. It serves only the
+    class that defines it, not subclasses, which may compute otherwise,
+    and only a node whose forward retained nothing.
+    """
+    method = vars(type(node)).get('_replay_forward')
+    if (method is None or len(in_data) != 1 or node.outputs is None
+            or len(node.outputs) != 1
+            or node._input_indexes_to_retain is not None
+            or node._output_indexes_to_retain is not None):
+        return None
+    return method(node, in_data)
 
 
 def same_arrays(xs, ys):

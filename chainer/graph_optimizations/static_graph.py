@@ -84,10 +84,10 @@ class _NodeStep:
 
     __slots__ = ('node', 'in_slots', 'out_slots', 'out_nodes', 'targets',
                  'target_slots', 'plan', 'initial_attributes',
-                 'added_attributes', 'resets_attributes')
+                 'added_attributes', 'resets_attributes', 'kernel')
 
     def __init__(self, node, in_slots, out_slots, out_nodes, targets,
-                 state_before):
+                 state_before, in_data):
         self.node = node
         self.in_slots = in_slots
         self.out_slots = out_slots
@@ -109,6 +109,7 @@ class _NodeStep:
             and name not in backward_plan.NODE_ATTRIBUTES])
         self.resets_attributes = bool(
             self.initial_attributes or self.added_attributes)
+        self.kernel = backward_plan.replay_kernel(node, in_data)
 
     def __call__(self, table):
         node = self.node
@@ -148,6 +149,13 @@ class _NodeStep:
         in_slots = self.in_slots
         out_slots = self.out_slots
         keep_retained = self._keep_retained
+        kernel = self.kernel
+        if kernel is not None:
+            (s_in,), (s_out,) = in_slots, out_slots
+
+            def run_kernel(table):
+                table[s_out] = kernel(table[s_in])
+            return run_kernel
         if len(in_slots) == 1 and len(out_slots) == 1:
             (s_in,), (s_out,) = in_slots, out_slots
 
@@ -194,6 +202,9 @@ class _NodeStep:
         grad_node, gy_indexes, attr_sources, out_indexes = plan.single_op
         if attr_sources or gy_indexes != (0,):
             return None
+        kernel = plan.kernel
+        if kernel is not None and out_indexes == (0,):
+            return s_out, targets, lambda gy: (kernel(gy),)
         forward = grad_node.forward
 
         def gradients(gy):
@@ -530,7 +541,8 @@ class StaticScheduleFunction(function_node.FunctionNode):
                 if targets:
                     differentiable.add(s)
             node_step = _NodeStep(node, tuple(in_slots), tuple(out_slots),
-                                  tuple(out_nodes), targets, state_before)
+                                  tuple(out_nodes), targets, state_before,
+                                  in_data)
             steps.append(node_step)
             node_steps.append(node_step)
 

@@ -105,6 +105,31 @@ def _preprocess_const(x, value):
     return x.dtype.type(value)
 
 
+def _replay_with_constant(node, ufunc, inputs):
+    """A static schedule's kernel of ``node`` (``_replay_forward``): the
+    array ``ufunc(value, x)`` of a node whose forward computes
+    ``force_array(ufunc(value, x))`` or ``force_array(ufunc(x, value))``
+    for a commutative ``ufunc``, with ``value`` cast to the dtype of the
+    recorded input once instead of on each call. It serves floating NumPy
+    arrays with dimensions of that dtype and hands anything else to
+    ``forward``. ``None`` where the recorded input is no such array."""
+    x, = inputs
+    if type(x) is not numpy.ndarray or x.ndim == 0 or x.dtype.kind != 'f':
+        return None
+    dtype = x.dtype
+    with numpy.errstate(over='ignore'):
+        value = numpy.array(_preprocess_const(x, node.value), dtype)
+    if not numpy.isfinite(value):
+        return None
+    forward = node.forward
+
+    def kernel(x):
+        if type(x) is numpy.ndarray and x.dtype is dtype and x.ndim:
+            return ufunc(value, x)
+        return forward((x,))[0]
+    return kernel
+
+
 def _scalar_op(op, a, b):
     # ``op(a, b)`` of two scalars, promoted as NumPy 1 did: next to a NumPy
     # scalar, a Python number counts as a NumPy scalar of its default dtype
@@ -299,6 +324,9 @@ class AddConstant(function_node.FunctionNode):
         x, = inputs
         return utils.force_array(x + _preprocess_const(x, self.value)),
 
+    def _replay_forward(self, inputs):
+        return _replay_with_constant(self, numpy.add, inputs)
+
     def backward(self, indexes, grad_outputs):
         return grad_outputs
 
@@ -482,6 +510,9 @@ class MulConstant(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         return utils.force_array(_preprocess_const(x, self.value) * x),
+
+    def _replay_forward(self, inputs):
+        return _replay_with_constant(self, numpy.multiply, inputs)
 
     def backward(self, indexes, grad_outputs):
         return mul(grad_outputs[0], self.value),

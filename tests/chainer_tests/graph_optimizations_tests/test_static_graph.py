@@ -740,3 +740,96 @@ def test_compiled_replay_gives_define_by_run_gradients():
                 if entry[3] is None]
     assert any(entry[2] is None for entry in compiled)
     assert any(entry[2] is not None for entry in compiled)
+
+
+class _Constants(chainer.Chain):
+
+    # Constant operands of every kind: Python floats and ints, a NumPy
+    # scalar of another dtype, and one the input's dtype cannot hold.
+    def __init__(self, big=1e10):
+        super().__init__()
+        self.big = big
+
+    @chainer.static_graph
+    def forward(self, x):
+        h = (x * 1.0001 + 0.5) * 3 + numpy.float64(0.1)
+        h = 2.5 * h - 1
+        return F.sum((h + self.big) * 1e-10 + h * h)
+
+
+class _DynamicConstants(_Constants):
+
+    forward = _forward_of(_Constants)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
+                                   numpy.float64])
+@pytest.mark.parametrize('shape', [(3,), (2, 3), ()])
+def test_constant_operations_replay_define_by_run_bit_for_bit(dtype, shape):
+    static, dynamic = _Constants(), _DynamicConstants()
+    rng = numpy.random.RandomState(7)
+    with numpy.errstate(over='ignore', invalid='ignore'):
+        for _ in range(3):
+            x_data = rng.uniform(-1, 1, shape).astype(dtype)
+            results = []
+            for model in (static, dynamic):
+                x = chainer.Variable(x_data.copy())
+                loss = model(x)
+                loss.backward()
+                results.append((loss.array, x.grad))
+            for a, b in zip(*results):
+                assert type(a) is type(b) and a.dtype == b.dtype
+                numpy.testing.assert_array_equal(a, b)
+    kernels = [step.kernel is not None
+               for step in static.static_schedule._node_steps]
+    # Arrays with dimensions replay the constant operations through their
+    # kernels, except the one whose constant overflows float16; a
+    # 0-dimensional array (NumPy scalars from its operations) never does.
+    assert any(kernels) == (shape != ())
+    backward_kernels = [step.plan.kernel is not None
+                        for step in static.static_schedule._node_steps
+                        if step.plan is not None]
+    assert any(backward_kernels) == (shape != ())
+    if dtype == numpy.float16 and shape != ():
+        big_step, = [step for step in static.static_schedule._node_steps
+                     if getattr(step.node, 'value', None) == 1e10]
+        assert big_step.kernel is None
+
+
+def test_a_subclass_of_a_constant_operation_replays_its_own_forward():
+    from chainer.functions.math import basic_math
+
+    class Doubled(basic_math.MulConstant):
+        def forward(self, inputs):
+            return super().forward(inputs)[0] * 2,
+
+    class Chain(chainer.Chain):
+        @chainer.static_graph
+        def forward(self, x):
+            return F.sum(Doubled(3.0).apply((x,))[0])
+
+    model = Chain()
+    for _ in range(3):
+        x = chainer.Variable(numpy.ones(4, numpy.float32))
+        y = model(x)
+        assert float(y.array) == 24.0
+        y.backward()
+    step, = [step for step in model.static_schedule._node_steps
+             if isinstance(step.node, Doubled)]
+    assert step.kernel is None
+
+
+def test_constant_kernel_hands_other_arrays_to_forward():
+    from chainer.functions.math import basic_math
+    node = basic_math.MulConstant(1.0001)
+    kernel = node._replay_forward((numpy.ones(3, numpy.float32),))
+    x32 = numpy.linspace(-1, 1, 3).astype(numpy.float32)
+    numpy.testing.assert_array_equal(kernel(x32), node.forward((x32,))[0])
+    for other in (x32.astype(numpy.float64), numpy.float32(2.0) * x32[:0],
+                  numpy.array(3.0, numpy.float32)):
+        y = kernel(other)
+        expected = node.forward((other,))[0]
+        assert type(y) is numpy.ndarray and y.dtype == expected.dtype
+        numpy.testing.assert_array_equal(y, expected)
+    assert node._replay_forward((numpy.ones(3, numpy.int32),)) is None
+    assert node._replay_forward((numpy.array(1, numpy.float32),)) is None
