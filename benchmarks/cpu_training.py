@@ -19,7 +19,9 @@ both frameworks, which must agree on the loss of the first step:
   units, 35 steps of truncated backprop on a batch of 20, SGD, written as
   the PTB example writes it: ``L.LSTM`` and the output layer called once
   a time step (PyTorch runs its fused ``nn.LSTM`` and the output layer
-  once on all steps, as its users do);
+  once on all steps, as its users do; a second PyTorch row, ``torch step
+  by step``, runs it as Chainer does: an ``nn.LSTMCell`` per layer and
+  the output layer once a step);
 - ``lstm_lm_nstep``: the same model and data written the way Chainer
   offers for whole sequences, as PyTorch's is: ``L.NStepLSTM`` over the
   20 sequences and the output layer once on all 700 outputs;
@@ -343,6 +345,46 @@ def _lstm_lm_torch_step(torch, model, words):
     return step
 
 
+def _lstm_lm_torch_stepwise_step(torch, model, words):
+    # The same model in PyTorch written as the Chainer one is, one step at a
+    # time: an nn.LSTMCell per layer and the output layer called once a
+    # step, the losses (means over the batch) summed over the steps.
+    nn = torch.nn
+    lstm_weights = model.torch_lstm_weights()
+    embed = nn.Embedding(VOCAB, UNITS)
+    cells = [nn.LSTMCell(UNITS, UNITS) for _ in lstm_weights]
+    out = nn.Linear(UNITS, VOCAB)
+    _copy_weights(torch, [(embed.weight, model.embed.W.array),
+                          (out.weight, model.out.W.array),
+                          (out.bias, model.out.b.array)])
+    for cell, arrays in zip(cells, lstm_weights):
+        _copy_weights(torch, zip(
+            (cell.weight_ih, cell.weight_hh, cell.bias_ih, cell.bias_hh),
+            arrays))
+    params = [*embed.parameters(), *out.parameters()]
+    for cell in cells:
+        params += cell.parameters()
+    opt = torch.optim.SGD(params, lr=1.0)
+    lossfun = nn.CrossEntropyLoss()
+    xs = torch.from_numpy(words[:-1].astype('i8'))
+    ts = torch.from_numpy(words[1:].astype('i8'))
+
+    def step():
+        opt.zero_grad()
+        states = [None] * len(cells)
+        loss = 0
+        for x, t in zip(xs, ts):
+            h = embed(x)
+            for i, cell in enumerate(cells):
+                states[i] = cell(h, states[i])
+                h = states[i][0]
+            loss = loss + lossfun(out(h), t)
+        loss.backward()
+        opt.step()
+        return loss.item()
+    return step
+
+
 def _lstm_lm(rng, n_layers=1):
     words = rng.randint(0, VOCAB, (BPTT + 1, LM_BATCH)).astype(numpy.int32)
     model = _init_as_ptb_example(_LanguageModel(n_layers), rng)
@@ -364,8 +406,9 @@ def _lstm_lm(rng, n_layers=1):
             opt.update()
             return float(loss.array)
         return step
-    return chainer_step, lambda torch: _lstm_lm_torch_step(
-        torch, model, words)
+    return (chainer_step,
+            lambda torch: _lstm_lm_torch_step(torch, model, words),
+            lambda torch: _lstm_lm_torch_stepwise_step(torch, model, words))
 
 
 def _ptb_lstm(rng):
@@ -459,7 +502,9 @@ def _lstm_lm_flops(n_layers):
 
 Workload = collections.namedtuple('Workload', 'build flops')
 # build(rng) returns the functions that build the Chainer step and, given
-# the torch module, the PyTorch one; flops: the FLOPs of a training step.
+# the torch module, the PyTorch one (and, for the models Chainer runs one
+# time step at a time, a third: PyTorch written the same way); flops: the
+# FLOPs of a training step.
 WORKLOADS = {
     'mlp': Workload(_mlp, _train_flops(
         *[(mlp_step.BATCH, n_out, n_in) for n_in, n_out
@@ -477,6 +522,8 @@ WORKLOADS = {
     'ptb_lstm': Workload(_ptb_lstm, _lstm_lm_flops(2)),
 }
 MODES = ('never', 'auto')
+TORCH_STEPWISE = 'torch step by step'
+STEPWISE_WORKLOADS = ('lstm_lm', 'ptb_lstm')
 KEEP_FREED_MEMORY = '+keep'  # the mode with keep_freed_memory() applied
 
 
@@ -500,12 +547,15 @@ def _import_torch():
 
 
 def _step(name, which):
-    # The training step of one framework ('torch') or Chainer mode
-    # ('chainer auto'), its model built from the workload's weights.
-    chainer_step, torch_step = WORKLOADS[name].build(
+    # The training step of one framework ('torch', or TORCH_STEPWISE for
+    # the models Chainer runs step by step) or Chainer mode ('chainer
+    # auto'), its model built from the workload's weights.
+    chainer_step, torch_step, *stepwise = WORKLOADS[name].build(
         numpy.random.RandomState(0))
     if which == 'torch':
         return torch_step(_import_torch())
+    if which == TORCH_STEPWISE:
+        return stepwise[0](_import_torch())
     return _in_mode(which.split()[1], chainer_step())
 
 
@@ -605,7 +655,9 @@ def main():
             # Measured again each pass, the best kept: a loaded machine
             # would understate the peak.
             peak = max(peak, _matmul_peak(torch))
-            for which in which_all:
+            for which in which_all + (
+                    [TORCH_STEPWISE] if torch is not None
+                    and name in STEPWISE_WORKLOADS else []):
                 result = _run(name, which, args.repeat, args.number)
                 if which not in best or result['ms'] < best[which]['ms']:
                     best[which] = result
@@ -624,9 +676,12 @@ def main():
                     '  {:7.1f} GFLOP/s, {:3.0f}% of peak').format(
                 which, result['ms'], result['peak_mb'], gflops,
                 100 * gflops / peak)
-            if 'torch' in best and which != 'torch':
+            if which.startswith('chainer') and 'torch' in best:
                 line += '  x{:.2f} of torch'.format(
                     result['ms'] / best['torch']['ms'])
+            if which.startswith('chainer') and TORCH_STEPWISE in best:
+                line += ', x{:.2f} of it step by step'.format(
+                    result['ms'] / best[TORCH_STEPWISE]['ms'])
             print(line)
         print('  kernels vs NumPy path: {:.2f}x faster'.format(
             best['chainer never']['ms'] / best['chainer auto']['ms']))
