@@ -26,6 +26,8 @@ def force_array(x, dtype=None):
     Returns:
         An array (``numpy.ndarray`` for NumPy scalars and Python numbers).
     """
+    if dtype is None and type(x) is numpy.ndarray:
+        return x
     if isinstance(x, _SCALAR_TYPES):
         if dtype is None:
             return numpy.array(x)

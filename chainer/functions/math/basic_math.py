@@ -368,12 +368,20 @@ def add(*xs):  # lhs + rhs, or the sum of more variables
         ~chainer.Variable: Output variable.
     """
     if len(xs) == 2:
-        lhs, rhs = xs
-        if _is_scalar(rhs):
-            return AddConstant(rhs).apply((lhs,))[0]
-        rhs = _preprocess_rhs(lhs, rhs)
-        return Add().apply((lhs, rhs))[0]
+        return _add_pair(*xs)
     return MultiAdd().apply(xs)[0]
+
+
+def _add_pair(self, rhs):  # lhs + rhs
+    """Element-wise addition.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    if _is_scalar(rhs):
+        return AddConstant(rhs).apply((self,))[0]
+    rhs = _preprocess_rhs(self, rhs)
+    return Add().apply((self, rhs))[0]
 
 
 class Sub(function_node.FunctionNode):
@@ -985,8 +993,8 @@ def install_variable_arithmetics():
     cls = variable.Variable
     cls.__neg__ = neg
     cls.__abs__ = absolute
-    cls.__add__ = add
-    cls.__radd__ = add
+    cls.__add__ = _add_pair
+    cls.__radd__ = _add_pair
     cls.__sub__ = sub
     cls.__rsub__ = rsub
     cls.__mul__ = mul
