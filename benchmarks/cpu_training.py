@@ -315,24 +315,31 @@ class _LanguageModel(chainer.Chain):
                 for lstm in self.lstms]
 
 
+def _torch_lm_ends(torch, model, words):
+    # The embedding and output layer of a Chainer language model in
+    # PyTorch, with its weights, and the input and target words.
+    embed = torch.nn.Embedding(VOCAB, UNITS)
+    out = torch.nn.Linear(UNITS, VOCAB)
+    _copy_weights(torch, [(embed.weight, model.embed.W.array),
+                          (out.weight, model.out.W.array),
+                          (out.bias, model.out.b.array)])
+    xs = torch.from_numpy(words[:-1].astype('i8'))
+    ts = torch.from_numpy(words[1:].astype('i8'))
+    return embed, out, xs, ts
+
+
 def _lstm_lm_torch_step(torch, model, words):
     # PyTorch's fused nn.LSTM over all steps and its output layer once on all
     # of them, from the weights of a Chainer language model.
     nn = torch.nn
     lstm_weights = model.torch_lstm_weights()
-    embed = nn.Embedding(VOCAB, UNITS)
+    embed, out, xs, ts = _torch_lm_ends(torch, model, words)
     lstm = nn.LSTM(UNITS, UNITS, num_layers=len(lstm_weights))
-    out = nn.Linear(UNITS, VOCAB)
-    _copy_weights(torch, [(embed.weight, model.embed.W.array),
-                          (out.weight, model.out.W.array),
-                          (out.bias, model.out.b.array)])
     for params, arrays in zip(lstm.all_weights, lstm_weights):
         _copy_weights(torch, zip(params, arrays))
     params = [*embed.parameters(), *lstm.parameters(), *out.parameters()]
     opt = torch.optim.SGD(params, lr=1.0)
     lossfun = nn.CrossEntropyLoss(reduction='sum')
-    xs = torch.from_numpy(words[:-1].astype('i8'))
-    ts = torch.from_numpy(words[1:].astype('i8'))
 
     def step():
         opt.zero_grad()
@@ -351,12 +358,8 @@ def _lstm_lm_torch_stepwise_step(torch, model, words):
     # step, the losses (means over the batch) summed over the steps.
     nn = torch.nn
     lstm_weights = model.torch_lstm_weights()
-    embed = nn.Embedding(VOCAB, UNITS)
+    embed, out, xs, ts = _torch_lm_ends(torch, model, words)
     cells = [nn.LSTMCell(UNITS, UNITS) for _ in lstm_weights]
-    out = nn.Linear(UNITS, VOCAB)
-    _copy_weights(torch, [(embed.weight, model.embed.W.array),
-                          (out.weight, model.out.W.array),
-                          (out.bias, model.out.b.array)])
     for cell, arrays in zip(cells, lstm_weights):
         _copy_weights(torch, zip(
             (cell.weight_ih, cell.weight_hh, cell.bias_ih, cell.bias_hh),
@@ -366,8 +369,6 @@ def _lstm_lm_torch_stepwise_step(torch, model, words):
         params += cell.parameters()
     opt = torch.optim.SGD(params, lr=1.0)
     lossfun = nn.CrossEntropyLoss()
-    xs = torch.from_numpy(words[:-1].astype('i8'))
-    ts = torch.from_numpy(words[1:].astype('i8'))
 
     def step():
         opt.zero_grad()

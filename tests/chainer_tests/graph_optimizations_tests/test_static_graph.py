@@ -824,9 +824,12 @@ def test_constant_kernel_hands_other_arrays_to_forward():
     node = basic_math.MulConstant(1.0001)
     kernel = node._replay_forward((numpy.ones(3, numpy.float32),))
     x32 = numpy.linspace(-1, 1, 3).astype(numpy.float32)
-    numpy.testing.assert_array_equal(kernel(x32), node.forward((x32,))[0])
-    for other in (x32.astype(numpy.float64), numpy.float32(2.0) * x32[:0],
-                  numpy.array(3.0, numpy.float32)):
+    for same in (x32, x32[:0]):
+        numpy.testing.assert_array_equal(
+            kernel(same), node.forward((same,))[0])
+    # A float64 array would get the float32 constant from the kernel, a
+    # 0-dimensional one a NumPy scalar: both go to forward.
+    for other in (x32.astype(numpy.float64), numpy.array(3.0, numpy.float32)):
         y = kernel(other)
         expected = node.forward((other,))[0]
         assert type(y) is numpy.ndarray and y.dtype == expected.dtype
