@@ -14,6 +14,7 @@ import warnings
 import numpy
 
 import chainer
+from chainer import _kernels
 from chainer import backend
 from chainer import configuration
 from chainer import function_hook
@@ -41,7 +42,10 @@ def _sum_grads(grads, as_node=False):
         return grads[0]
     if as_node or _config.enable_backprop:
         return chainer.functions.add(*grads)
-    total = grads[0]._data + grads[1]._data
+    first, second = grads[0]._data, grads[1]._data
+    total = _kernels.add(first, second)
+    if total is None:
+        total = first + second
     if not isinstance(total, chainer.variable._ARRAY_TYPES):
         total = numpy.asarray(total)
     for g in grads[2:]:

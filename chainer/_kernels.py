@@ -43,6 +43,11 @@ _module = None if chainerx_cpp is None else chainerx_cpp.get_kernels()
 FLOAT32 = (numpy.dtype(numpy.float32),)
 FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 
+# The number of elements from which the memory-bound loops of the kernels
+# run on two threads (kParallelGrain in chainerx_cpp/tuning.hpp). Below it
+# they run on one, as NumPy's ufuncs do, and gain nothing over them.
+PARALLEL_GRAIN = 1 << 16
+
 
 class _NotRaised(Exception):
     pass
@@ -195,6 +200,22 @@ def elementwise(kernel, *arrays):
             result = kernel(first.transpose(order), *others)
             return result.transpose(numpy.argsort(order))
     return kernel(*[numpy.asarray(a, order='C') for a in arrays])
+
+
+def add(a, b):
+    """Returns ``a + b`` of two float arrays of one shape, or ``None``.
+
+    The kernel's sum equals NumPy's, element for element, in the layout
+    the two arrays share (C order, or their axes permuted as in Fortran
+    order or channels-last), as NumPy's is. It is used where it runs on two
+    threads (arrays of :data:`PARALLEL_GRAIN` elements or more) on arrays
+    of one layout; ``None`` elsewhere, as from :func:`call`.
+    """
+    if (a.size < PARALLEL_GRAIN or a.shape != b.shape
+            or a.strides != b.strides
+            or not (a.flags.c_contiguous or _memory_order(a) is not None)):
+        return None
+    return call((a, b), FLOATS, lambda k: elementwise(k.add, a, b))
 
 
 def call(arrays, dtypes, run):

@@ -1,4 +1,5 @@
-"""The ReLU, sigmoid and tanh kernels against the NumPy code paths."""
+"""The ReLU, sigmoid and tanh kernels and the sum of two arrays against
+the NumPy code paths."""
 
 import numpy
 import pytest
@@ -7,6 +8,7 @@ import chainer
 from chainer import functions as F
 from chainer import gradient_check
 from chainer import testing
+from chainer import _kernels as _kernels_module
 import chainerx_cpp
 
 pytestmark = pytest.mark.skipif(
@@ -156,3 +158,82 @@ def test_output_layouts_are_numpys(func, layout, in_both_modes):
         assert (a.flags.f_contiguous, a.flags.c_contiguous) == (
             e.flags.f_contiguous, e.flags.c_contiguous)
         testing.assert_allclose(e, a, **_tol(x.dtype))
+
+
+# The sum of two arrays of one shape (F.add, and the sum of the gradients
+# that reach a variable by two paths) runs as a kernel from PARALLEL_GRAIN
+# elements, where it runs on two threads. A sum is rounded once, in NumPy
+# as in the kernel: the results agree bit for bit.
+_SUM_SHAPES = [(5, 13), (3, 20000), (2, 1 << 17)]
+
+
+def _sums(shape, count):
+    big = numpy.prod(shape) >= _kernels_module.PARALLEL_GRAIN
+    return ('add',) * count if big else ()
+
+
+def _assert_same_arrays(expected, actual):
+    for e, a in zip(expected, actual):
+        assert a.dtype == e.dtype and a.shape == e.shape
+        assert (a.flags.f_contiguous, a.flags.c_contiguous) == (
+            e.flags.f_contiguous, e.flags.c_contiguous)
+        numpy.testing.assert_array_equal(e, a)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+@pytest.mark.parametrize('shape', _SUM_SHAPES)
+@pytest.mark.parametrize('layouts', [(layout, layout) for layout in _LAYOUTS]
+                         + [('contiguous', 'transposed'),
+                            ('transposed', 'contiguous')])
+def test_sum(dtype, shape, layouts, in_both_modes):
+    rng = numpy.random.RandomState(6)
+    a, b = [_array(rng, shape, dtype, layout) for layout in layouts]
+    gy = _array(rng, shape, dtype, 'contiguous')
+
+    def compute():
+        va = chainer.Variable(a.copy(order='K'))
+        vb = chainer.Variable(b.copy(order='K'))
+        y = va + vb
+        y.grad = gy
+        y.backward()
+        return y.array, va.grad, vb.grad
+
+    # Arrays of two layouts take NumPy's sum, which chooses the layout.
+    same_layout = layouts[0] == layouts[1]
+    expected, actual = in_both_modes(
+        compute, _sums(shape, 1) if same_layout else ())
+    _assert_same_arrays(expected, actual)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+@pytest.mark.parametrize('shape', _SUM_SHAPES)
+def test_sum_of_gradients(dtype, shape, in_both_modes):
+    # x reaches y twice, with the gradient of y each time: the gradient of
+    # x is their sum, a new array.
+    rng = numpy.random.RandomState(7)
+    x = _array(rng, shape, dtype, 'contiguous')
+    gy = _array(rng, shape, dtype, 'contiguous')
+
+    def compute():
+        v = chainer.Variable(x.copy())
+        y = v + v
+        y.grad = gy
+        y.backward()
+        return y.array, v.grad
+
+    expected, actual = in_both_modes(compute, _sums(shape, 2))
+    _assert_same_arrays(expected, actual)
+    numpy.testing.assert_array_equal(actual[1], gy + gy)
+
+
+def test_sum_kernel_rejects_bad_input():
+    add = chainerx_cpp.get_kernels().add
+    x = numpy.ones((3, 4), numpy.float32)
+    with pytest.raises(ValueError):
+        add(x.astype(numpy.int32), x.astype(numpy.int32))
+    with pytest.raises(ValueError):
+        add(x, x.astype(numpy.float64))
+    with pytest.raises(ValueError):
+        add(x, x[:2])
+    with pytest.raises(ValueError):
+        add(x, x.T.copy().T)

@@ -181,7 +181,7 @@ _CASES = {f.__name__.lstrip('_'): (f, kernels) for f, kernels in (
                         'average_pooling_backward')),
     # NumPy's float32 tanh is the faster: only its backward is a kernel.
     (_activations, ('relu_forward', 'relu_backward', 'sigmoid_forward',
-                    'sigmoid_backward', 'tanh_backward')),
+                    'sigmoid_backward', 'tanh_backward', 'add', 'add')),
     (_lstm, ('lstm_forward', 'lstm_backward') * 2),
     (_embed_id, ('embed_id_backward',)),
     (_adam_update, ('adam_update',) * 3),
