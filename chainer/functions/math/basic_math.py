@@ -105,6 +105,41 @@ def _preprocess_const(x, value):
     return x.dtype.type(value)
 
 
+# Python numbers cast to a float dtype once, as 0-d arrays, by (number,
+# dtype). NumPy computes ``x * 1.5`` with the number cast to x's dtype:
+# multiplying by that cast as an array of x's dtype gives the same array,
+# in half the time of the conversion NumPy makes on each call.
+_CONSTANTS = {}
+_MAX_CONSTANTS = 256
+
+
+def _const_operand(x, value):
+    """The constant operand of ``x op value`` for an operation that is
+    exactly rounded (``+``, ``-``, ``*``, ``/``): that of
+    :func:`_preprocess_const`, as a read-only 0-d array of x's dtype made
+    once for a Python number and a floating NumPy array x. Numbers that do
+    not fit the dtype (their cast is not finite) keep the usual path."""
+    if (type(value) is not float and type(value) is not int) \
+            or type(x) is not numpy.ndarray or x.dtype.kind != 'f' \
+            or not _WEAK_PYTHON_SCALARS:
+        return _preprocess_const(x, value)
+    key = value, x.dtype
+    constant = _CONSTANTS.get(key)
+    if constant is None:
+        try:
+            with numpy.errstate(over='ignore'):
+                constant = numpy.array(value, x.dtype)
+        except OverflowError:  # an int beyond float64
+            return value
+        if not numpy.isfinite(constant):
+            return value
+        constant.flags.writeable = False
+        if len(_CONSTANTS) >= _MAX_CONSTANTS:
+            _CONSTANTS.clear()
+        _CONSTANTS[key] = constant
+    return constant
+
+
 def _replay_with_constant(node, ufunc, inputs):
     """A static schedule's kernel of ``node`` (``_replay_forward``): the
     array ``ufunc(value, x)`` of a node whose forward computes
@@ -325,7 +360,7 @@ class AddConstant(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        return utils.force_array(x + _preprocess_const(x, self.value)),
+        return utils.force_array(x + _const_operand(x, self.value)),
 
     def _replay_forward(self, inputs):
         return _replay_with_constant(self, numpy.add, inputs)
@@ -449,7 +484,7 @@ class SubFromConstant(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        return utils.force_array(_preprocess_const(x, self.value) - x),
+        return utils.force_array(_const_operand(x, self.value) - x),
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
@@ -520,7 +555,7 @@ class MulConstant(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        return utils.force_array(_preprocess_const(x, self.value) * x),
+        return utils.force_array(_const_operand(x, self.value) * x),
 
     def _replay_forward(self, inputs):
         return _replay_with_constant(self, numpy.multiply, inputs)
@@ -533,7 +568,7 @@ class MulConstant(function_node.FunctionNode):
         if gy is None or not _is_scalar(self.value):
             return False
         return _grad_into(
-            total, utils.force_array(_preprocess_const(gy, self.value) * gy))
+            total, utils.force_array(_const_operand(gy, self.value) * gy))
 
 
 def mul(self, rhs):  # lhs * rhs
@@ -656,7 +691,7 @@ class DivFromConstant(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0,))
         x, = inputs
-        return utils.force_array(_preprocess_const(x, self.value) / x),
+        return utils.force_array(_const_operand(x, self.value) / x),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()

@@ -283,6 +283,56 @@ def test_scalar_keeps_variable_dtype(const):
     assert (x * const).dtype == numpy.float16
 
 
+_EXACT_CONSTANT_OPS = {
+    'add': operator.add, 'radd': lambda x, c: c + x,
+    'sub': operator.sub, 'rsub': lambda x, c: c - x,
+    'mul': operator.mul, 'rmul': lambda x, c: c * x,
+    'div': operator.truediv, 'rdiv': lambda x, c: c / x}
+
+
+@pytest.mark.parametrize('op_name', sorted(_EXACT_CONSTANT_OPS))
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
+                                   numpy.float64])
+@pytest.mark.parametrize('value', [1.0001, 0.1, -3, 2 ** 40, 1e10, 1e300],
+                         ids=['1.0001', '0.1', '-3', '2**40', '1e10',
+                              '1e300'])
+@pytest.mark.parametrize('shape', [(3, 4), ()])
+def test_python_number_operand_as_numpy(op_name, dtype, value, shape):
+    # The Python number is cast to the variable's dtype once and kept (as
+    # a 0-d array): the outputs and gradients are NumPy's with the number,
+    # bit for bit, including numbers that overflow the dtype.
+    op = _EXACT_CONSTANT_OPS[op_name]
+    rng = numpy.random.RandomState(0)
+    x = numpy.asarray(rng.uniform(0.5, 2, shape), dtype)
+    gy = numpy.asarray(rng.uniform(-1, 1, shape), dtype)
+    for _ in range(2):  # the second time with the kept constant
+        v = chainer.Variable(x)
+        with numpy.errstate(all='ignore'):
+            y = op(v, value)
+            # Chainer divides by a number as it multiplies by 1 / number.
+            expected = (x * (1 / value) if op_name == 'div'
+                        else op(x, value))
+            y.grad = gy
+            y.backward()
+        assert type(y.array) is numpy.ndarray
+        assert y.dtype == expected.dtype == dtype
+        numpy.testing.assert_array_equal(y.array, expected)
+    if op_name in ('mul', 'rmul'):
+        with numpy.errstate(all='ignore'):
+            numpy.testing.assert_array_equal(v.grad, gy * value)
+
+
+def test_kept_python_number_operands_are_bounded_and_read_only():
+    x = chainer.Variable(numpy.ones(3, numpy.float32))
+    for k in range(basic_math._MAX_CONSTANTS + 10):
+        y = x * (1 + k / 1024)
+    numpy.testing.assert_array_equal(
+        y.array, numpy.float32(1 + (basic_math._MAX_CONSTANTS + 9) / 1024))
+    assert 0 < len(basic_math._CONSTANTS) <= basic_math._MAX_CONSTANTS
+    for constant in basic_math._CONSTANTS.values():
+        assert constant.ndim == 0 and not constant.flags.writeable
+
+
 def test_integer_variable_with_float_constant():
     # The constant is cast to the integer dtype of the variable.
     x = chainer.Variable(numpy.array([1, 2, 3], numpy.int32))
