@@ -17,6 +17,7 @@ turns the compiled bookkeeping off (not on) while the process runs.
 """
 
 import importlib
+import warnings
 
 from chainer import configuration
 
@@ -76,12 +77,29 @@ def refuse_redefined(cls, fields):
 
 
 def _load_compiled():
+    # The module, or None where it is not allowed or not built. A module
+    # that is built and does not load (built for another Python, say)
+    # leaves the Python core in use with a warning: it would be slower
+    # without saying why.
     if not configuration.global_config.use_compiled_core:
         return None
+    name = 'chainer._compiled_autograd'
     try:
-        return importlib.import_module('chainer._compiled_autograd')
-    except ImportError:
-        return None
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name != name:
+            _warn_not_loaded(e)
+    except ImportError as e:
+        _warn_not_loaded(e)
+    return None
+
+
+def _warn_not_loaded(error):
+    warnings.warn(
+        'chainer._compiled_autograd is built but did not load ({}); the '
+        'autograd core runs in Python, which is slower. Reinstalling '
+        'Chainer rebuilds it; CHAINER_USE_COMPILED_CORE=0 silences this '
+        'warning.'.format(error), RuntimeWarning, stacklevel=2)
 
 
 #: The extension module of the compiled core, or ``None`` when it is not
