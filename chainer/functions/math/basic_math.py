@@ -118,10 +118,12 @@ def _const_operand(x, value):
     exactly rounded (``+``, ``-``, ``*``, ``/``): that of
     :func:`_preprocess_const`, as a read-only 0-d array of x's dtype made
     once for a Python number and a floating NumPy array x. Numbers that do
-    not fit the dtype (their cast is not finite) keep the usual path."""
+    not fit the dtype (their cast is not finite) keep the usual path, and
+    so does zero, whose two signs are equal keys of a dict but give
+    different sums and products."""
     if (type(value) is not float and type(value) is not int) \
             or type(x) is not numpy.ndarray or x.dtype.kind != 'f' \
-            or not _WEAK_PYTHON_SCALARS:
+            or not _WEAK_PYTHON_SCALARS or not value:
         return _preprocess_const(x, value)
     key = value, x.dtype
     constant = _CONSTANTS.get(key)

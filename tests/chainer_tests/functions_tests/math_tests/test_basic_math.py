@@ -322,6 +322,20 @@ def test_python_number_operand_as_numpy(op_name, dtype, value, shape):
             numpy.testing.assert_array_equal(v.grad, gy * value)
 
 
+@pytest.mark.parametrize('op_name', ['add', 'mul', 'rsub'])
+def test_signed_zero_operands(op_name):
+    # 0.0 and -0.0 are equal keys of a dict, yet x + 0.0 and x + -0.0
+    # differ for x = -0.0, as x * 0.0 and x * -0.0 do for x = 1.
+    op = _EXACT_CONSTANT_OPS[op_name]
+    x = numpy.array([-0.0, 0.0, 1.0, -1.0], numpy.float32)
+    for value in (0.0, -0.0, 0.0, 0, -0.0):
+        y = op(chainer.Variable(x), value).array
+        expected = op(x, value)
+        numpy.testing.assert_array_equal(y, expected)
+        numpy.testing.assert_array_equal(
+            numpy.signbit(y), numpy.signbit(expected))
+
+
 def test_kept_python_number_operands_are_bounded_and_read_only():
     x = chainer.Variable(numpy.ones(3, numpy.float32))
     for k in range(basic_math._MAX_CONSTANTS + 10):
