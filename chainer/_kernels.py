@@ -202,20 +202,29 @@ def elementwise(kernel, *arrays):
     return kernel(*[numpy.asarray(a, order='C') for a in arrays])
 
 
-def add(a, b):
-    """Returns ``a + b`` of two float arrays of one shape, or ``None``.
+def arithmetic(name, a, b):
+    """Returns ``a + b``, ``a - b`` or ``a * b`` of two float arrays of one
+    shape, or ``None``.
 
-    The kernel's sum equals NumPy's, element for element, in the layout
-    the two arrays share (C order, or their axes permuted as in Fortran
-    order or channels-last), as NumPy's is. It is used where it runs on two
-    threads (arrays of :data:`PARALLEL_GRAIN` elements or more) on arrays
-    of one layout; ``None`` elsewhere, as from :func:`call`.
+    ``name`` is the kernel's: ``'add'``, ``'subtract'`` or ``'multiply'``.
+    Each result is rounded once, so it equals NumPy's element for element,
+    in the layout the two arrays share (C order, or their axes permuted as
+    in Fortran order or channels-last), as NumPy's is. The kernel is used
+    where it runs on two threads (arrays of :data:`PARALLEL_GRAIN` elements
+    or more) on arrays of one layout; ``None`` elsewhere, as from
+    :func:`call`.
     """
     if (a.size < PARALLEL_GRAIN or a.shape != b.shape
             or a.strides != b.strides
             or not (a.flags.c_contiguous or _memory_order(a) is not None)):
         return None
-    return call((a, b), FLOATS, lambda k: elementwise(k.add, a, b))
+    return call((a, b), FLOATS,
+                lambda k: elementwise(getattr(k, name), a, b))
+
+
+def add(a, b):
+    """``arithmetic('add', a, b)``: ``a + b``, or ``None``."""
+    return arithmetic('add', a, b)
 
 
 def call(arrays, dtypes, run):

@@ -1,12 +1,13 @@
 // Element-wise activations and their gradients (ReLU, sigmoid and tanh),
-// and the sum of two arrays.
+// and the sum, difference and product of two arrays.
 //
 // Each kernel is one pass over C-contiguous float32 or float64 arrays with
 // the formulas of Chainer's NumPy code: relu(x) = max(x, 0) (NaN kept),
 // its gradient gy * (y > 0) from the output y, the sigmoid as
 // tanh(x / 2) / 2 + 1 / 2 with gradient gy * y * (1 - y), and tanh with
-// gradient gy * (1 - y * y). The sum a + b is NumPy's, rounded once; it
-// runs on two threads on large arrays, where NumPy's runs on one.
+// gradient gy * (1 - y * y). a + b, a - b and a * b are NumPy's, each
+// rounded once; they run on two threads on large arrays, where NumPy's run
+// on one.
 #include "loops.hpp"
 
 namespace chainerx_cpp {
@@ -64,6 +65,20 @@ struct Sum {
     }
 };
 
+struct Difference {
+    template <typename T>
+    static T f(T a, T b) {
+        return a - b;
+    }
+};
+
+struct Product {
+    template <typename T>
+    static T f(T a, T b) {
+        return a * b;
+    }
+};
+
 template <typename Op, typename T>
 CHAINERX_CPP_CLONES void unary_loop(const T* x, T* y, int64_t n) {
 #pragma omp parallel for simd schedule(static) \
@@ -95,8 +110,8 @@ array unary(const array& x) {
     return y;
 }
 
-// Op(a, b), a new array: a sum, or a gradient computed from the output
-// a = y and b = gy.
+// Op(a, b), a new array: a sum, difference or product, or a gradient
+// computed from the output a = y and b = gy.
 template <typename Op>
 array binary(const array& a, const array& b) {
     require_float(a, "first operand");
@@ -130,6 +145,10 @@ void register_eltwise(py::module_& m) {
           py::arg("gy"), "gy * (1 - y * y), from the output y.");
     m.def("add", &binary<Sum>, py::arg("a"), py::arg("b"),
           "a + b element-wise, for arrays of one shape and dtype.");
+    m.def("subtract", &binary<Difference>, py::arg("a"), py::arg("b"),
+          "a - b element-wise, for arrays of one shape and dtype.");
+    m.def("multiply", &binary<Product>, py::arg("a"), py::arg("b"),
+          "a * b element-wise, for arrays of one shape and dtype.");
 }
 
 }  // namespace chainerx_cpp

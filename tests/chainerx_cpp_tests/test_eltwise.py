@@ -1,5 +1,7 @@
-"""The ReLU, sigmoid and tanh kernels and the sum of two arrays against
-the NumPy code paths."""
+"""The ReLU, sigmoid and tanh kernels and the sum, difference and product
+of two arrays against the NumPy code paths."""
+
+import operator
 
 import numpy
 import pytest
@@ -160,16 +162,19 @@ def test_output_layouts_are_numpys(func, layout, in_both_modes):
         testing.assert_allclose(e, a, **_tol(x.dtype))
 
 
-# The sum of two arrays of one shape (F.add, and the sum of the gradients
-# that reach a variable by two paths) runs as a kernel from PARALLEL_GRAIN
-# elements, where it runs on two threads. A sum is rounded once, in NumPy
-# as in the kernel: the results agree bit for bit.
+# The sum, difference and product of two arrays of one shape (F.add, F.sub,
+# F.mul, and the sum of the gradients that reach a variable by two paths)
+# run as kernels from PARALLEL_GRAIN elements, where they run on two
+# threads. Each result is rounded once, in NumPy as in the kernel: the
+# results agree bit for bit.
 _SUM_SHAPES = [(5, 13), (3, 20000), (2, 1 << 17)]
+_ARITHMETIC = {'add': operator.add, 'subtract': operator.sub,
+               'multiply': operator.mul}
 
 
-def _sums(shape, count):
+def _sums(shape, count, name='add'):
     big = numpy.prod(shape) >= _kernels_module.PARALLEL_GRAIN
-    return ('add',) * count if big else ()
+    return (name,) * count if big else ()
 
 
 def _assert_same_arrays(expected, actual):
@@ -180,12 +185,13 @@ def _assert_same_arrays(expected, actual):
         numpy.testing.assert_array_equal(e, a)
 
 
+@pytest.mark.parametrize('name', sorted(_ARITHMETIC))
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
 @pytest.mark.parametrize('shape', _SUM_SHAPES)
 @pytest.mark.parametrize('layouts', [(layout, layout) for layout in _LAYOUTS]
                          + [('contiguous', 'transposed'),
                             ('transposed', 'contiguous')])
-def test_sum(dtype, shape, layouts, in_both_modes):
+def test_arithmetic(name, dtype, shape, layouts, in_both_modes):
     rng = numpy.random.RandomState(6)
     a, b = [_array(rng, shape, dtype, layout) for layout in layouts]
     gy = _array(rng, shape, dtype, 'contiguous')
@@ -193,15 +199,16 @@ def test_sum(dtype, shape, layouts, in_both_modes):
     def compute():
         va = chainer.Variable(a.copy(order='K'))
         vb = chainer.Variable(b.copy(order='K'))
-        y = va + vb
+        y = _ARITHMETIC[name](va, vb)
         y.grad = gy
         y.backward()
         return y.array, va.grad, vb.grad
 
-    # Arrays of two layouts take NumPy's sum, which chooses the layout.
+    # Arrays of two layouts take NumPy's operation, which chooses the
+    # layout of the result.
     same_layout = layouts[0] == layouts[1]
     expected, actual = in_both_modes(
-        compute, _sums(shape, 1) if same_layout else ())
+        compute, _sums(shape, 1, name) if same_layout else ())
     _assert_same_arrays(expected, actual)
 
 
@@ -226,14 +233,15 @@ def test_sum_of_gradients(dtype, shape, in_both_modes):
     numpy.testing.assert_array_equal(actual[1], gy + gy)
 
 
-def test_sum_kernel_rejects_bad_input():
-    add = chainerx_cpp.get_kernels().add
+@pytest.mark.parametrize('name', sorted(_ARITHMETIC))
+def test_arithmetic_kernels_reject_bad_input(name):
+    kernel = getattr(chainerx_cpp.get_kernels(), name)
     x = numpy.ones((3, 4), numpy.float32)
     with pytest.raises(ValueError):
-        add(x.astype(numpy.int32), x.astype(numpy.int32))
+        kernel(x.astype(numpy.int32), x.astype(numpy.int32))
     with pytest.raises(ValueError):
-        add(x, x.astype(numpy.float64))
+        kernel(x, x.astype(numpy.float64))
     with pytest.raises(ValueError):
-        add(x, x[:2])
+        kernel(x, x[:2])
     with pytest.raises(ValueError):
-        add(x, x.T.copy().T)
+        kernel(x, x.T.copy().T)

@@ -126,6 +126,12 @@ def _activations():
         _uniform(24, (64, 64, 64)))
 
 
+def _arithmetic():
+    return _forward_backward(
+        lambda a, b: (a + b) * (a - b),
+        _uniform(31, (64, 64, 64)), _uniform(32, (64, 64, 64)))
+
+
 def _lstm():
     return _forward_backward(
         lambda c, x: F.lstm(c, x)[0] * F.lstm(c, x)[1],
@@ -182,6 +188,7 @@ _CASES = {f.__name__.lstrip('_'): (f, kernels) for f, kernels in (
     # NumPy's float32 tanh is the faster: only its backward is a kernel.
     (_activations, ('relu_forward', 'relu_backward', 'sigmoid_forward',
                     'sigmoid_backward', 'tanh_backward', 'add', 'add')),
+    (_arithmetic, ('add', 'subtract', 'multiply')),
     (_lstm, ('lstm_forward', 'lstm_backward') * 2),
     (_embed_id, ('embed_id_backward',)),
     (_adam_update, ('adam_update',) * 3),

@@ -438,7 +438,11 @@ class Sub(function_node.FunctionNode):
         _check_binary(in_types, False)
 
     def forward(self, inputs):
-        return utils.force_array(inputs[0] - inputs[1]),
+        lhs, rhs = inputs
+        y = _kernels.arithmetic('subtract', lhs, rhs)
+        if y is not None:
+            return y,
+        return utils.force_array(lhs - rhs),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
@@ -522,7 +526,11 @@ class Mul(function_node.FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
-        return utils.force_array(inputs[0] * inputs[1]),
+        lhs, rhs = inputs
+        y = _kernels.arithmetic('multiply', lhs, rhs)
+        if y is not None:
+            return y,
+        return utils.force_array(lhs * rhs),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
