@@ -14,6 +14,7 @@ import ctypes
 import importlib
 import os
 import sys
+import warnings
 
 _module = None
 _reason = None
@@ -50,19 +51,38 @@ def _preload_onednn():
 
 def _load():
     global _module, _reason
+    name = 'chainerx_cpp._kernels'
     try:
         _preload_onednn()
-        _module = importlib.import_module('chainerx_cpp._kernels')
-    except ModuleNotFoundError:
-        _reason = ('the extension module is not built (see setup.py; '
-                   'CHAINER_BUILD_CHAINERX_CPP=0 skips it)')
+        _module = importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name != name:
+            _not_loaded('the extension module did not load ({})'.format(e))
+        else:
+            _reason = ('the extension module is not built (see setup.py; '
+                       'CHAINER_BUILD_CHAINERX_CPP=0 skips it)')
     except ImportError as e:
-        _reason = 'the extension module did not load ({})'.format(e)
+        _not_loaded('the extension module did not load ({})'.format(e))
     except OSError as e:
-        _reason = 'oneDNN did not load ({})'.format(e)
+        _not_loaded('oneDNN did not load ({})'.format(e))
     if _module is not None \
             and os.environ.get('CHAINERX_CPP_KEEP_FREED_MEMORY') == '1':
         keep_freed_memory()
+
+
+def _not_loaded(reason):
+    # A module that is built and does not load (built for another Python,
+    # or oneDNN's library gone) warns, unless the kernels are switched off:
+    # the NumPy paths would be slower without saying why. One that is not
+    # built leaves the kernels off silently.
+    global _reason
+    _reason = reason
+    if os.environ.get('CHAINER_USE_CHAINERX_CPP') != 'never':
+        warnings.warn(
+            'chainerx_cpp: {}; the operations run on their NumPy code, '
+            'which is slower. Reinstalling Chainer rebuilds the kernels; '
+            'CHAINER_USE_CHAINERX_CPP=never silences this warning.'.format(
+                reason), RuntimeWarning, stacklevel=3)
 
 
 def keep_freed_memory():

@@ -1,6 +1,9 @@
 import collections
+import json
 import os
 import random
+import subprocess
+import sys
 import zlib
 
 import numpy
@@ -174,3 +177,48 @@ def pytest_collectstart(collector):
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
     _seed_random_states(item.config, item.nodeid)
+
+
+_IMPORT_WITH_FAILING_MODULE = '''
+import importlib.abc
+import json
+import sys
+import warnings
+
+
+class Failing(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == {module!r}:
+            raise {error}
+
+
+sys.meta_path.insert(0, Failing())
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter('always')
+    import chainer
+runtime_warnings = [str(w.message) for w in caught
+                    if issubclass(w.category, RuntimeWarning)]
+'''
+
+
+@pytest.fixture
+def import_with_failing_module():
+    """``run(module, error, code, env=None)`` imports Chainer in a new Python
+    in which importing ``module`` raises ``error`` (an expression; ``name``
+    is the module's name), then runs ``code``, which may read the messages
+    of the RuntimeWarnings of the import in ``runtime_warnings``; returns
+    what ``code`` printed, read as JSON. ``env``, a dict, is added to the
+    environment, without the switches CHAINER_USE_COMPILED_CORE and
+    CHAINER_USE_CHAINERX_CPP of this process."""
+    def run(module, error, code, env=None):
+        environ = dict(os.environ)
+        environ.pop('CHAINER_USE_COMPILED_CORE', None)
+        environ.pop('CHAINER_USE_CHAINERX_CPP', None)
+        environ.update(env or {})
+        script = _IMPORT_WITH_FAILING_MODULE.format(
+            module=module, error=error) + code
+        out = subprocess.run(
+            [sys.executable, '-c', script], env=environ, check=True,
+            capture_output=True, text=True).stdout
+        return json.loads(out)
+    return run

@@ -3,12 +3,9 @@ Python side: the fields, the names handed over, and its sources."""
 
 import copy
 import glob
-import json
 import os
 import pickle
 import re
-import subprocess
-import sys
 
 import numpy
 import pytest
@@ -174,53 +171,25 @@ def test_sources_are_split_by_concern():
         assert text.count('\n') <= 800, name
 
 
-_IMPORT_CHAINER_WITH_CORE_FAILING = '''
-import importlib.abc
-import sys
-import warnings
-
-
-class Failing(importlib.abc.MetaPathFinder):
-    # The compiled core's module fails as a module built for another
-    # Python would.
-    def find_spec(self, name, path, target=None):
-        if name == 'chainer._compiled_autograd':
-            raise {error}
-
-
-sys.meta_path.insert(0, Failing())
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter('always')
-    import chainer
-    from chainer import _compiled_core
-import json
-import numpy
-x = chainer.Variable(numpy.array([1.0, 2.0], numpy.float32))
-y = chainer.functions.sum(x * x)
-y.backward()
-print(_compiled_core.compiled_core is None, x.grad.tolist())
-print(json.dumps([str(w.message) for w in caught
-                  if issubclass(w.category, RuntimeWarning)]))
-'''
-
-
 @pytest.mark.parametrize('error,warned', [
     ("ImportError('undefined symbol: _Py_SomethingGone')", True),
     ('ModuleNotFoundError("No module named chainer._compiled_autograd", '
      'name=name)', False),
 ], ids=['built', 'not-built'])
-def test_core_that_does_not_load(error, warned):
+def test_core_that_does_not_load(error, warned, import_with_failing_module):
     # A built module that does not load leaves the Python core in use,
     # with a warning; a module that is not built, silently.
-    env = dict(os.environ)
-    env.pop('CHAINER_USE_COMPILED_CORE', None)
-    out = subprocess.run(
-        [sys.executable, '-c',
-         _IMPORT_CHAINER_WITH_CORE_FAILING.format(error=error)],
-        env=env, check=True, capture_output=True, text=True).stdout
-    used_python_core, messages = out.splitlines()
-    assert used_python_core == 'True [2.0, 4.0]'
-    messages = json.loads(messages)
+    python_core, grad, messages = import_with_failing_module(
+        'chainer._compiled_autograd', error, """
+from chainer import _compiled_core
+import numpy
+x = chainer.Variable(numpy.array([1.0, 2.0], numpy.float32))
+y = chainer.functions.sum(x * x)
+y.backward()
+print(json.dumps([_compiled_core.compiled_core is None, x.grad.tolist(),
+                  runtime_warnings]))
+""")
+    assert python_core and grad == [2.0, 4.0]
     if warned:
         assert len(messages) == 1
         assert messages[0].startswith(

@@ -53,3 +53,35 @@ def test_kernel_calls_records_the_kernels_that_ran_and_refused(kernel_calls):
     kernel_calls.check(['relu_forward'], refused=['relu_forward'])
     with pytest.raises(AssertionError, match='refused'):
         kernel_calls.check(['relu_forward'])
+
+
+@pytest.mark.parametrize('error,use,warned', [
+    ("ImportError('undefined symbol: dnnl_gone')", None, True),
+    ("OSError('libdnnl.so.3: cannot open shared object file')", None, True),
+    ("ImportError('undefined symbol: dnnl_gone')", 'never', False),
+    ('ModuleNotFoundError("No module named chainerx_cpp._kernels", '
+     'name=name)', None, False),
+], ids=['broken', 'no-onednn', 'switched-off', 'not-built'])
+def test_kernels_that_do_not_load(error, use, warned,
+                                  import_with_failing_module):
+    # Kernels that are built and do not load leave the NumPy paths in use
+    # with a warning that gives the reason, unless they are switched off;
+    # kernels that are not built, silently.
+    available, relu, reason, messages = import_with_failing_module(
+        'chainerx_cpp._kernels', error, """
+import chainerx_cpp
+import numpy
+y = chainer.functions.relu(numpy.array([-1.0, 2.0], numpy.float32))
+print(json.dumps([chainerx_cpp.is_available(), y.array.tolist(),
+                  chainerx_cpp.unavailable_reason(), runtime_warnings]))
+""", use and {'CHAINER_USE_CHAINERX_CPP': use})
+    assert not available and relu == [0.0, 2.0]
+    if warned:
+        assert messages == ['chainerx_cpp: {}; the operations run on their '
+                            'NumPy code, which is slower. Reinstalling '
+                            'Chainer rebuilds the kernels; '
+                            'CHAINER_USE_CHAINERX_CPP=never silences this '
+                            'warning.'.format(reason)]
+        assert 'dnnl' in reason
+    else:
+        assert messages == []
