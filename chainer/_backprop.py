@@ -43,7 +43,7 @@ def _sum_grads(grads, as_node=False):
     if as_node or _config.enable_backprop:
         return chainer.functions.add(*grads)
     first, second = grads[0]._data, grads[1]._data
-    total = _kernels.add(first, second)
+    total = _kernels.arithmetic('add', first, second)
     if total is None:
         total = first + second
     if not isinstance(total, chainer.variable._ARRAY_TYPES):

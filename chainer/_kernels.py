@@ -43,10 +43,11 @@ _module = None if chainerx_cpp is None else chainerx_cpp.get_kernels()
 FLOAT32 = (numpy.dtype(numpy.float32),)
 FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 
-# The number of elements from which the memory-bound loops of the kernels
-# run on two threads (kParallelGrain in chainerx_cpp/tuning.hpp). Below it
-# they run on one, as NumPy's ufuncs do, and gain nothing over them.
-PARALLEL_GRAIN = 1 << 16
+#: The number of elements from which the kernels' memory-bound loops run
+#: on two threads (kParallelGrain in chainerx_cpp/tuning.hpp). Below it
+#: they run on one, as NumPy's ufuncs do, and gain nothing over them.
+#: ``None`` without the kernels.
+PARALLEL_GRAIN = None if _module is None else _module.parallel_grain
 
 
 class _NotRaised(Exception):
@@ -214,17 +215,12 @@ def arithmetic(name, a, b):
     or more) on arrays of one layout; ``None`` elsewhere, as from
     :func:`call`.
     """
-    if (a.size < PARALLEL_GRAIN or a.shape != b.shape
+    if (_module is None or a.size < PARALLEL_GRAIN or a.shape != b.shape
             or a.strides != b.strides
             or not (a.flags.c_contiguous or _memory_order(a) is not None)):
         return None
     return call((a, b), FLOATS,
                 lambda k: elementwise(getattr(k, name), a, b))
-
-
-def add(a, b):
-    """``arithmetic('add', a, b)``: ``a + b``, or ``None``."""
-    return arithmetic('add', a, b)
 
 
 def call(arrays, dtypes, run):

@@ -50,6 +50,7 @@ PYBIND11_MODULE(_kernels, m) {
         }
     });
 
+    m.attr("parallel_grain") = chainerx_cpp::kParallelGrain;
     m.def("num_threads", []() { return omp_get_max_threads(); },
           "The number of OpenMP threads the kernels use.");
     m.def("keep_freed_memory", &keep_freed_memory,

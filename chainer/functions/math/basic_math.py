@@ -128,18 +128,35 @@ def _const_operand(x, value):
     key = value, x.dtype
     constant = _CONSTANTS.get(key)
     if constant is None:
-        try:
-            with numpy.errstate(over='ignore'):
-                constant = numpy.array(value, x.dtype)
-        except OverflowError:  # an int beyond float64
+        constant = _constant_array(value, x.dtype)
+        if constant is None:
             return value
-        if not numpy.isfinite(constant):
-            return value
-        constant.flags.writeable = False
         if len(_CONSTANTS) >= _MAX_CONSTANTS:
             _CONSTANTS.clear()
         _CONSTANTS[key] = constant
     return constant
+
+
+def _constant_array(value, dtype):
+    # `value` cast to `dtype` as a read-only 0-d array, or None where the
+    # cast is not finite (it overflows) or fails (an int beyond float64).
+    try:
+        with numpy.errstate(over='ignore'):
+            constant = numpy.array(value, dtype)
+    except OverflowError:
+        return None
+    if not numpy.isfinite(constant):
+        return None
+    constant.flags.writeable = False
+    return constant
+
+
+def _arithmetic(name, op, lhs, rhs):
+    # op(lhs, rhs) of two arrays (+, - or *): the kernel `name` where it
+    # applies (large float arrays of one shape and layout, see
+    # _kernels.arithmetic), else NumPy's.
+    y = _kernels.arithmetic(name, lhs, rhs)
+    return utils.force_array(op(lhs, rhs)) if y is None else y
 
 
 def _replay_with_constant(node, ufunc, inputs):
@@ -154,9 +171,8 @@ def _replay_with_constant(node, ufunc, inputs):
     if type(x) is not numpy.ndarray or x.ndim == 0 or x.dtype.kind != 'f':
         return None
     dtype = x.dtype
-    with numpy.errstate(over='ignore'):
-        value = numpy.array(_preprocess_const(x, node.value), dtype)
-    if not numpy.isfinite(value):
+    value = _constant_array(_preprocess_const(x, node.value), dtype)
+    if value is None:
         return None
     forward = node.forward
 
@@ -334,10 +350,7 @@ class Add(function_node.FunctionNode):
         lhs, rhs = inputs
         if not lhs.flags.c_contiguous:
             rhs = _kernels.layout_like(rhs, lhs)
-        y = _kernels.add(lhs, rhs)
-        if y is not None:
-            return y,
-        return utils.force_array(lhs + rhs),
+        return _arithmetic('add', operator.add, lhs, rhs),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
@@ -438,11 +451,7 @@ class Sub(function_node.FunctionNode):
         _check_binary(in_types, False)
 
     def forward(self, inputs):
-        lhs, rhs = inputs
-        y = _kernels.arithmetic('subtract', lhs, rhs)
-        if y is not None:
-            return y,
-        return utils.force_array(lhs - rhs),
+        return _arithmetic('subtract', operator.sub, *inputs),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
@@ -526,11 +535,7 @@ class Mul(function_node.FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
-        lhs, rhs = inputs
-        y = _kernels.arithmetic('multiply', lhs, rhs)
-        if y is not None:
-            return y,
-        return utils.force_array(lhs * rhs),
+        return _arithmetic('multiply', operator.mul, *inputs),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs

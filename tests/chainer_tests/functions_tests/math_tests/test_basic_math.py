@@ -336,6 +336,19 @@ def test_signed_zero_operands(op_name):
             numpy.signbit(y), numpy.signbit(expected))
 
 
+@pytest.mark.parametrize('op_name', sorted(_EXACT_CONSTANT_OPS))
+def test_int_operand_beyond_float64(op_name):
+    # No float holds 10 ** 400: the operation raises NumPy's OverflowError
+    # and keeps no constant.
+    op = _EXACT_CONSTANT_OPS[op_name]
+    x = numpy.ones(3, numpy.float32)
+    with pytest.raises(OverflowError):
+        op(x, 10 ** 400)
+    with pytest.raises(OverflowError):
+        op(chainer.Variable(x), 10 ** 400)
+    assert (10 ** 400, x.dtype) not in basic_math._CONSTANTS
+
+
 def test_kept_python_number_operands_are_bounded_and_read_only():
     x = chainer.Variable(numpy.ones(3, numpy.float32))
     for k in range(basic_math._MAX_CONSTANTS + 10):
