@@ -112,6 +112,12 @@ def parts():
             function_node.FunctionNode._check_data_type_forward,
         'light_type_info_tuple': type_check.LightTypeInfoTuple,
         'invalid_type': type_check.InvalidType,
+        # The checks of type_check._argument_check, which it runs itself
+        # where the inputs pass them, and the dtypes that pass as floating.
+        'argument_checks': type_check._ARGUMENT_CHECKS,
+        'floating_dtypes': tuple(
+            numpy.dtype(t) for t in (numpy.float16, numpy.float32,
+                                     numpy.float64, numpy.longdouble)),
         # State: memory layouts in use, configuration, function hooks.
         'layouts_in_use': variable._layouts_in_use,
         'thread_state': _thread_state,

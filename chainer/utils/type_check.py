@@ -817,6 +817,42 @@ def _argname(in_types, names):
 argname = _argname
 
 
+#: The checks made by :func:`_argument_check`, by function: the number of
+#: inputs and whether the first must be of a floating dtype. The compiled
+#: autograd core (``chainer._compiled_core``) runs these checks itself
+#: where the inputs pass them.
+_ARGUMENT_CHECKS = {}
+
+
+def _argument_check(names, first_floating=False):
+    """Makes a ``check_type_forward`` method that checks the arguments' count.
+
+    The function takes one input per name in ``names`` (named after them in
+    the messages) and, with ``first_floating``, the dtype of the first is a
+    floating one. The method is that of a
+    :class:`~chainer.FunctionNode` subclass whose inputs need nothing else::
+
+        check_type_forward = type_check._argument_check(('x',), True)
+
+    Args:
+        names (tuple of str): The argument names.
+        first_floating (bool): Whether the first input must be floating.
+
+    Returns:
+        function: The ``check_type_forward`` method.
+
+    """
+    names = tuple(names)
+
+    def check_type_forward(self, in_types):
+        _argname(in_types, names)
+        if first_floating:
+            expect(in_types[0].dtype.kind == 'f')
+
+    _ARGUMENT_CHECKS[check_type_forward] = len(names), bool(first_floating)
+    return check_type_forward
+
+
 def _prod_impl(xs):
     return math.prod(xs)
 

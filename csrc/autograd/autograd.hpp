@@ -155,6 +155,8 @@ struct State {
     PyObject* base_check_data_type_forward = nullptr;
     PyObject* light_type_info_tuple = nullptr;  // type_check's class
     PyObject* invalid_type = nullptr;           // type_check.InvalidType
+    PyObject* argument_checks = nullptr;  // a dict, see type_check.cpp
+    PyObject* floating_dtypes = nullptr;  // a tuple of NumPy dtypes
     FunctionNodeNames names;
     // Interned names of public attributes and configuration entries.
     PyObject* s_dtype = nullptr;

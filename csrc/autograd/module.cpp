@@ -167,15 +167,19 @@ bool fill_state(PyObject* parts, State& s, std::vector<Ref>* held) {
         {&s.base_check_data_type_forward, "base_check_data_type_forward"},
         {&s.light_type_info_tuple, "light_type_info_tuple"},
         {&s.invalid_type, "invalid_type"},
+        {&s.argument_checks, "argument_checks"},
+        {&s.floating_dtypes, "floating_dtypes"},
     };
     for (const Entry& e : entries) {
         *e.target = require(parts, e.key);
         if (!keep(*e.target)) return false;
     }
-    if (!PyDict_Check(s.global_settings) || !PyList_Check(s.layouts_in_use)) {
+    if (!PyDict_Check(s.global_settings) || !PyList_Check(s.layouts_in_use) ||
+        !PyDict_Check(s.argument_checks) || !PyTuple_Check(s.floating_dtypes)) {
         PyErr_SetString(PyExc_TypeError,
-                        "core_init: global_settings must be a dict and "
-                        "layouts_in_use a list");
+                        "core_init: global_settings and argument_checks "
+                        "must be dicts, layouts_in_use a list and "
+                        "floating_dtypes a tuple");
         return false;
     }
     s.variable = require_type(parts, "variable", variable_base_type);

@@ -19,6 +19,36 @@ int checks_as_base(PyObject* func) {
     return method.get() == st.base_check_data_type_forward;
 }
 
+// Whether the arrays pass func's check_type_forward, where that is one of
+// type_check._argument_check's (st.argument_checks gives its number of
+// inputs and whether the first must be floating): 1 where they do, 0 where
+// the check is another or they may not (the first's dtype is not one of
+// st.floating_dtypes, NumPy's native floating ones), which leaves it to
+// the Python call; -1 on error.
+int passes_argument_check(PyObject* func, PyObject* in_data) {
+    Ref method(PyObject_GetAttr(func, st.names.check_type_forward));
+    if (!method) return -1;
+    if (!PyMethod_Check(method.get()) || PyMethod_GET_SELF(method.get()) != func)
+        return 0;
+    PyObject* spec = PyDict_GetItemWithError(
+        st.argument_checks, PyMethod_GET_FUNCTION(method.get()));
+    if (spec == nullptr) return PyErr_Occurred() ? -1 : 0;
+    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 2) return 0;
+    const Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(spec, 0));
+    if (n == -1 && PyErr_Occurred()) return -1;
+    if (n != PyTuple_GET_SIZE(in_data)) return 0;
+    if (PyTuple_GET_ITEM(spec, 1) != Py_True) return 1;
+    if (n == 0) return 0;
+    Ref dtype(PyObject_GetAttr(PyTuple_GET_ITEM(in_data, 0), st.s_dtype));
+    if (!dtype) {
+        PyErr_Clear();  // the Python check raises what it raises
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(st.floating_dtypes); ++i)
+        if (PyTuple_GET_ITEM(st.floating_dtypes, i) == dtype.get()) return 1;
+    return 0;
+}
+
 }  // namespace
 
 PyObject* light_depth(PyObject*, PyObject*) { return PyLong_FromLong(depth); }
@@ -44,6 +74,8 @@ bool check_input_types(PyObject* func, PyObject* in_data) {
                                         in_data));
         return static_cast<bool>(r);
     }
+    const int passes = passes_argument_check(func, in_data);
+    if (passes) return passes > 0;
     Ref types(PyObject_CallOneArg(st.light_type_info_tuple, in_data));
     if (!types) return false;
     ++depth;

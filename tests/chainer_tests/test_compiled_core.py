@@ -237,6 +237,54 @@ def test_type_check_sees_raw_arrays_in_the_light_mode(use_core):
     assert not left
 
 
+class _ArgumentChecked(chainer.FunctionNode):
+    check_type_forward = type_check._argument_check(('x', 'y'), True)
+
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+
+@pytest.mark.parametrize('inputs, passes', [
+    ((numpy.float32, numpy.int32), True),
+    ((numpy.float16, numpy.float64), True),
+    ((numpy.dtype('>f4'), numpy.float32), True),  # not a native dtype
+    ((numpy.int32, numpy.float32), False),
+    ((numpy.float32,), False),
+    ((numpy.float32,) * 3, False),
+], ids=['float32', 'float16', 'big-endian', 'int', 'fewer', 'more'])
+def test_argument_checks_run_in_the_compiled_core(use_core, monkeypatch,
+                                                  inputs, passes):
+    # The compiled core decides the checks of type_check._argument_check
+    # that pass itself, without calling them; the rest, and every check of
+    # the Python core, calls check_type_forward (and so _argname).
+    calls = []
+
+    def argname(in_types, names):
+        calls.append(type(in_types))
+        return _argname(in_types, names)
+    _argname = type_check._argname
+    monkeypatch.setattr(type_check, '_argname', argname)
+    arrays = tuple(numpy.ones(2, dtype) for dtype in inputs)
+
+    def scenario():
+        del calls[:]
+        if passes:
+            return _ArgumentChecked().apply(arrays)[0].array, calls[:]
+        with pytest.raises(type_check.InvalidType) as info:
+            _ArgumentChecked().apply(arrays)
+        return str(info.value), calls[:]
+    python, compiled = _both(use_core, scenario)
+    _assert_same(python[0], compiled[0])
+    if passes:
+        assert python[1] == [type_check.LightTypeInfoTuple]
+        expected = [] if inputs[0] != numpy.dtype('>f4') else python[1]
+        assert compiled[1] == expected
+    else:
+        # The light check, then the check on expressions for the message.
+        assert python[1] == compiled[1] == [
+            type_check.LightTypeInfoTuple, type_check.TypeInfoTuple]
+
+
 def test_other_errors_of_the_type_check_leave_the_light_mode(use_core):
     class Failing(chainer.FunctionNode):
         def check_type_forward(self, in_types):

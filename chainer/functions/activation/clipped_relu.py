@@ -24,9 +24,7 @@ class ClippedReLU(function_node.FunctionNode):
         assert z > 0
         self.cap = z
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward_cpu(self, inputs):
         x, = inputs
@@ -71,9 +69,7 @@ class ClippedReLUGrad2(function_node.FunctionNode):
         self.x = x
         self.cap = z
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('gy',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('gy',), True)
 
     def forward_cpu(self, inputs):
         return _clipped_relu_grad_cpu(self.x, self.cap, inputs[0]),
@@ -99,9 +95,7 @@ class ClippedReLUGrad3(function_node.FunctionNode):
         self.y = y
         self.cap = z
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('gy',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('gy',), True)
 
     def forward_cpu(self, inputs):
         return _clipped_relu_grad_cpu(self.x, self.cap, inputs[0]),

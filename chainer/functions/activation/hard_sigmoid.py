@@ -12,9 +12,7 @@ class HardSigmoid(function_node.FunctionNode):
 
     is_elementwise = True
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward_cpu(self, inputs):
         x, = inputs

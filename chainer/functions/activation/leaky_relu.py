@@ -33,9 +33,7 @@ class LeakyReLU(function_node.FunctionNode):
     def __init__(self, slope=0.2):
         self.slope = slope
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def _retain(self):
         # The sign of the output tells the branch unless the slope is

@@ -16,9 +16,7 @@ class Softplus(function_node.FunctionNode):
         self.beta = float(beta)
         self.beta_inv = float(1.0 / beta)
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward_cpu(self, inputs):
         x, = inputs

@@ -116,8 +116,7 @@ class AsStrided(function_node.FunctionNode):
         self.storage_offset = storage_offset
         self.input_geometry = None
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+    check_type_forward = type_check._argument_check(('x',))
 
     def forward(self, inputs):
         x, = inputs

@@ -16,8 +16,7 @@ class Cast(function_node.FunctionNode):
     def __init__(self, typ):
         self.type = typ
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+    check_type_forward = type_check._argument_check(('x',))
 
     def forward(self, inputs):
         x, = inputs

@@ -13,8 +13,7 @@ class Copy(function_node.FunctionNode):
         self._in_device = in_device
         self.out_device = out_device
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+    check_type_forward = type_check._argument_check(('x',))
 
     def forward(self, inputs):
         return self.out_device.send(inputs[0]),

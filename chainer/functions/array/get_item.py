@@ -34,8 +34,7 @@ class GetItem(function_node.FunctionNode):
                 raise ValueError('Only one Ellipsis is allowed')
         self.slices = slices
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+    check_type_forward = type_check._argument_check(('x',))
 
     def forward(self, inputs):
         x, = inputs

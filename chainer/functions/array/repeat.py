@@ -26,8 +26,7 @@ class Repeat(function_node.FunctionNode):
             raise TypeError('axis must be int or None')
         self.axis = axis
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+    check_type_forward = type_check._argument_check(('x',))
 
     def forward(self, inputs):
         x, = inputs

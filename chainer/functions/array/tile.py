@@ -22,8 +22,7 @@ class Tile(function_node.FunctionNode):
         if not all(r >= 0 for r in self.reps):
             raise ValueError('All elements in reps must be zero or larger')
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+    check_type_forward = type_check._argument_check(('x',))
 
     def forward(self, inputs):
         x, = inputs

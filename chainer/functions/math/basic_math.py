@@ -113,28 +113,31 @@ _CONSTANTS = {}
 _MAX_CONSTANTS = 256
 
 
-def _const_operand(x, value):
-    """The constant operand of ``x op value`` for an operation that is
-    exactly rounded (``+``, ``-``, ``*``, ``/``): that of
-    :func:`_preprocess_const`, as a read-only 0-d array of x's dtype made
-    once for a Python number and a floating NumPy array x. Numbers that do
-    not fit the dtype (their cast is not finite) keep the usual path, and
-    so does zero, whose two signs are equal keys of a dict but give
-    different sums and products."""
-    if (type(value) is not float and type(value) is not int) \
-            or type(x) is not numpy.ndarray or x.dtype.kind != 'f' \
-            or not _WEAK_PYTHON_SCALARS or not value:
-        return _preprocess_const(x, value)
-    key = value, x.dtype
-    constant = _CONSTANTS.get(key)
-    if constant is None:
-        constant = _constant_array(value, x.dtype)
-        if constant is None:
-            return value
-        if len(_CONSTANTS) >= _MAX_CONSTANTS:
-            _CONSTANTS.clear()
-        _CONSTANTS[key] = constant
-    return constant
+def _with_constant(op, x, value):
+    """``op(c, x)`` as an array, where ``c`` is the constant operand of
+    ``x op value`` for an operation that is exactly rounded (``+``, ``-``,
+    ``*``, ``/``): that of :func:`_preprocess_const`, as a read-only 0-d
+    array of x's dtype made once for a Python number and a floating NumPy
+    array x. Numbers that do not fit the dtype (their cast is not finite)
+    keep the usual path, and so does zero, whose two signs are equal keys
+    of a dict but give different sums and products."""
+    if type(x) is numpy.ndarray \
+            and (type(value) is float or type(value) is int):
+        # Only such numbers, for floating dtypes, are kept (see below).
+        constant = _CONSTANTS.get((value, x.dtype))
+        if constant is not None:
+            y = op(constant, x)
+            # A NumPy scalar where x is 0-d.
+            return y if type(y) is numpy.ndarray else utils.force_array(y)
+        if x.dtype.kind == 'f' and _WEAK_PYTHON_SCALARS and value:
+            constant = _constant_array(value, x.dtype)
+            if constant is not None:
+                if len(_CONSTANTS) >= _MAX_CONSTANTS:
+                    _CONSTANTS.clear()
+                _CONSTANTS[value, x.dtype] = constant
+                return utils.force_array(op(constant, x))
+            return utils.force_array(op(value, x))
+    return utils.force_array(op(_preprocess_const(x, value), x))
 
 
 def _constant_array(value, dtype):
@@ -246,8 +249,7 @@ class Neg(function_node.FunctionNode):
     def label(self):
         return '__neg__'
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+    check_type_forward = type_check._argument_check(('x',))
 
     def forward(self, inputs):
         return utils.force_array(-inputs[0]),
@@ -278,9 +280,7 @@ class Absolute(function_node.FunctionNode):
     def label(self):
         return '|_|'
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -301,9 +301,7 @@ class AbsoluteGrad(function_node.FunctionNode):
         super().__init__()
         self.x = x
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('gy',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('gy',), True)
 
     def forward(self, inputs):
         xp = backend.get_array_module(self.x)
@@ -370,12 +368,11 @@ class AddConstant(function_node.FunctionNode):
     def label(self):
         return '_ + %s' % _convert_value_to_string(self.value)
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+    check_type_forward = type_check._argument_check(('x',))
 
     def forward(self, inputs):
         x, = inputs
-        return utils.force_array(x + _const_operand(x, self.value)),
+        return _with_constant(operator.add, x, self.value),
 
     def _replay_forward(self, inputs):
         return _replay_with_constant(self, numpy.add, inputs)
@@ -494,12 +491,11 @@ class SubFromConstant(function_node.FunctionNode):
     def label(self):
         return '%s - _' % _convert_value_to_string(self.value)
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+    check_type_forward = type_check._argument_check(('x',))
 
     def forward(self, inputs):
         x, = inputs
-        return utils.force_array(_const_operand(x, self.value) - x),
+        return _with_constant(operator.sub, x, self.value),
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
@@ -565,12 +561,11 @@ class MulConstant(function_node.FunctionNode):
     def label(self):
         return '_ * %s' % _convert_value_to_string(self.value)
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+    check_type_forward = type_check._argument_check(('x',))
 
     def forward(self, inputs):
         x, = inputs
-        return utils.force_array(_const_operand(x, self.value) * x),
+        return _with_constant(operator.mul, x, self.value),
 
     def _replay_forward(self, inputs):
         return _replay_with_constant(self, numpy.multiply, inputs)
@@ -582,8 +577,8 @@ class MulConstant(function_node.FunctionNode):
         gy = _plain_grad(self, grad_outputs)
         if gy is None or not _is_scalar(self.value):
             return False
-        return _grad_into(
-            total, utils.force_array(_const_operand(gy, self.value) * gy))
+        return _grad_into(total,
+                          _with_constant(operator.mul, gy, self.value))
 
 
 def mul(self, rhs):  # lhs * rhs
@@ -699,14 +694,12 @@ class DivFromConstant(function_node.FunctionNode):
     def label(self):
         return '%s / _' % _convert_value_to_string(self.value)
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
         x, = inputs
-        return utils.force_array(_const_operand(x, self.value) / x),
+        return _with_constant(operator.truediv, x, self.value),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -875,9 +868,7 @@ class PowVarConst(function_node.FunctionNode):
     def label(self):
         return '_ ** %s' % _convert_value_to_string(self.value)
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -959,9 +950,7 @@ class PowConstVar(function_node.FunctionNode):
     def label(self):
         return '%s ** _' % _convert_value_to_string(self.value)
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_outputs((0,))

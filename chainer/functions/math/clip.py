@@ -21,9 +21,7 @@ class Clip(function_node.FunctionNode):
         self.x_min = x_min
         self.x_max = x_max
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -54,9 +52,7 @@ class ClipGrad(function_node.FunctionNode):
         else:
             self.cond = (x_min <= x) & (x <= x_max)
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('gy',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('gy',), True)
 
     def forward_cpu(self, inputs):
         gy, = inputs

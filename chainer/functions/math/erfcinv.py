@@ -30,9 +30,7 @@ class ErfcInv(function_node.FunctionNode):
     def label(self):
         return 'erfcinv'
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward_cpu(self, inputs):
         special = _scipy_special.get('erfcinv')

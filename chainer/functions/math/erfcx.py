@@ -29,9 +29,7 @@ class Erfcx(function_node.FunctionNode):
     def label(self):
         return 'erfcx'
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward_cpu(self, inputs):
         special = _scipy_special.get('erfcx')

@@ -13,11 +13,6 @@ _INV_LN2 = 1.0 / math.log(2.0)
 _INV_LN10 = 1.0 / math.log(10.0)
 
 
-def _check_float_input(in_types):
-    type_check._argname(in_types, ('x',))
-    type_check.expect(in_types[0].dtype.kind == 'f')
-
-
 class Exp(function_node.FunctionNode):
 
     """Element-wise exponential, ``exp(x)``; its derivative is ``y``."""
@@ -28,8 +23,7 @@ class Exp(function_node.FunctionNode):
     def label(self):
         return 'exp'
 
-    def check_type_forward(self, in_types):
-        _check_float_input(in_types)
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_outputs((0,))
@@ -71,8 +65,7 @@ class Log(function_node.FunctionNode):
     def label(self):
         return 'log'
 
-    def check_type_forward(self, in_types):
-        _check_float_input(in_types)
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -111,8 +104,7 @@ class Log2(function_node.FunctionNode):
     def label(self):
         return 'log2'
 
-    def check_type_forward(self, in_types):
-        _check_float_input(in_types)
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -149,8 +141,7 @@ class Log10(function_node.FunctionNode):
     def label(self):
         return 'log10'
 
-    def check_type_forward(self, in_types):
-        _check_float_input(in_types)
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_inputs((0,))

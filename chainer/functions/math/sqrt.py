@@ -19,9 +19,7 @@ class Sqrt(function_node.FunctionNode):
     def label(self):
         return 'sqrt'
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_outputs((0,))
@@ -47,9 +45,7 @@ class RsqrtGPU(function_node.FunctionNode):
     def label(self):
         return 'rsqrt'
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward_gpu(self, inputs):
         self.retain_outputs((0,))

@@ -11,11 +11,6 @@ from chainer import utils
 from chainer.utils import type_check
 
 
-def _check_float_input(in_types):
-    type_check._argname(in_types, ('x',))
-    type_check.expect(in_types[0].dtype.kind == 'f')
-
-
 class Sin(function_node.FunctionNode):
 
     """Element-wise sine; its derivative is ``cos(x)``."""
@@ -26,8 +21,7 @@ class Sin(function_node.FunctionNode):
     def label(self):
         return 'sin'
 
-    def check_type_forward(self, in_types):
-        _check_float_input(in_types)
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -94,8 +88,7 @@ class Cos(function_node.FunctionNode):
     def label(self):
         return 'cos'
 
-    def check_type_forward(self, in_types):
-        _check_float_input(in_types)
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -164,8 +157,7 @@ class Tan(function_node.FunctionNode):
     def label(self):
         return 'tan'
 
-    def check_type_forward(self, in_types):
-        _check_float_input(in_types)
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -202,8 +194,7 @@ class Arcsin(function_node.FunctionNode):
     def label(self):
         return 'arcsin'
 
-    def check_type_forward(self, in_types):
-        _check_float_input(in_types)
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -276,8 +267,7 @@ class Arccos(function_node.FunctionNode):
     def label(self):
         return 'arccos'
 
-    def check_type_forward(self, in_types):
-        _check_float_input(in_types)
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -351,8 +341,7 @@ class Arctan(function_node.FunctionNode):
     def label(self):
         return 'arctan'
 
-    def check_type_forward(self, in_types):
-        _check_float_input(in_types)
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         self.retain_inputs((0,))

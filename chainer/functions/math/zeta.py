@@ -21,9 +21,7 @@ class Zeta(function_node.FunctionNode):
     def label(self):
         return 'zeta'
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('q',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('q',), True)
 
     def forward_cpu(self, inputs):
         special = _scipy_special.get('zeta')

@@ -22,9 +22,7 @@ class Dropout(function_node.FunctionNode):
         self.return_mask = return_mask
         self._use_cudnn = False
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward_cpu(self, inputs):
         x, = inputs

@@ -585,6 +585,40 @@ def test_argname_in_light_mode():
             T._argname(data, ('x',))
 
 
+@pytest.mark.parametrize('first_floating', [False, True])
+def test_argument_check(first_floating):
+    check = T._argument_check(('x', 'y'), first_floating)
+    assert T._ARGUMENT_CHECKS[check] == (2, first_floating)
+    floats = numpy.zeros(2, numpy.float16), numpy.zeros(3, numpy.int8)
+    ints = numpy.zeros(2, numpy.int32), numpy.zeros(3, numpy.float32)
+
+    # On expressions: the inputs are named, and the messages are those of
+    # _argname and expect.
+    types = _types(*floats)
+    check(None, types)
+    assert [str(t) for t in types] == ['x', 'y']
+    with pytest.raises(T.InvalidType) as info:
+        check(None, _types(floats[0]))
+    assert str(info.value) == 'Invalid number of arguments'
+    if first_floating:
+        with pytest.raises(T.InvalidType) as info:
+            check(None, _types(*ints))
+        assert str(info.value) == 'Expect: x.dtype.kind == f\nActual: i != f'
+    else:
+        check(None, _types(*ints))
+
+    # On raw arrays in the light mode, the same answers.
+    with T.light_mode:
+        check(None, T.get_light_types(floats))
+        with pytest.raises(T.InvalidType):
+            check(None, T.get_light_types(floats * 2))
+        if first_floating:
+            with pytest.raises(T.InvalidType):
+                check(None, T.get_light_types(ints))
+        else:
+            check(None, T.get_light_types(ints))
+
+
 def test_same_types(xy):
     x = numpy.zeros(2)
     assert T.same_types(x, numpy.zeros(3, numpy.int32))
