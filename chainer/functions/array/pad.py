@@ -24,10 +24,7 @@ class Pad(function_node.FunctionNode):
         self.mode = mode
         self.keywords = keywords
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
+    check_type_forward = type_check._argument_check(('x',), True)
 
     def forward(self, inputs):
         x, = inputs
