@@ -3,9 +3,10 @@
 A generating decorator (``parameterize``, ``inject_backend_tests``) replaces
 the decorated class by a bundle of generated classes, each one set as an
 attribute of the module that defined the decorated class so that test
-runners collect it. Applying another generating decorator to a bundle
-expands every class of the bundle again and removes the intermediate
-classes from the module, so the decorators compose in any order.
+runners collect it; the decorated name is bound to the bundle. Applying
+another generating decorator to a bundle expands every class of the bundle
+again and removes the intermediate classes from the module, so the
+decorators compose in any order.
 """
 
 import collections
@@ -22,42 +23,26 @@ _TestCaseTuple = collections.namedtuple(
 class _ParameterizedTestCaseBundle:
     """The result of a generating decorator: a list of generated classes.
 
-    ``name`` is the name the decorated class was defined with, to which
-    the result of the decorator is bound in its module.
+    It is what the decorated name is bound to in its module, so a test
+    runner collects the generated classes, not the decorated one. That
+    holds for the class :func:`~chainer.testing.inject_backend_tests`
+    generates under the decorated name for the methods it is not given,
+    too: it runs only when another generating decorator is applied on top,
+    which expands it as any other class of the bundle.
     """
 
-    def __init__(self, cases, name=None):
+    def __init__(self, cases):
         assert isinstance(cases, list)
         assert all(isinstance(case, _TestCaseTuple) for case in cases)
         self.cases = cases
-        self.name = name
-
-
-_BUNDLE_ATTR = '_chainer_testing_bundle'
 
 
 def get_bundle(target):
-    """Returns the bundle a generating decorator returned, or None.
-
-    When a generated class takes the name of the decorated class (e.g.
-    the class that keeps the methods :func:`inject_backend_tests` leaves
-    alone), the decorator returns that class, carrying the bundle, so that
-    binding the result to the name keeps the class collectable.
+    """Returns ``target`` if a generating decorator returned it, or None.
     """
     if isinstance(target, _ParameterizedTestCaseBundle):
         return target
-    if isinstance(target, type):
-        return vars(target).get(_BUNDLE_ATTR)
     return None
-
-
-def _as_bundle(target):
-    # The test cases a decorator receives: those of a bundle, or one class.
-    bundle = get_bundle(target)
-    if bundle is not None:
-        return bundle
-    return _ParameterizedTestCaseBundle(
-        [_TestCaseTuple(target, None, None)], target.__name__)
 
 
 def make_decorator(test_case_generator):
@@ -72,13 +57,15 @@ def make_decorator(test_case_generator):
 
     Returns:
         callable: A decorator taking a class or a bundle and returning a
-        :class:`_ParameterizedTestCaseBundle` (or, see :func:`get_bundle`,
-        the generated class named like the decorated one).
+        :class:`_ParameterizedTestCaseBundle`.
     """
     def decorator(target):
-        source = _as_bundle(target)
+        if isinstance(target, _ParameterizedTestCaseBundle):
+            cases = target.cases
+        else:
+            cases = [_TestCaseTuple(target, None, None)]
         generated = []
-        for klass, module_name, class_name in source.cases:
+        for klass, module_name, class_name in cases:
             if module_name is None:
                 module_name = klass.__module__
             else:
@@ -86,12 +73,7 @@ def make_decorator(test_case_generator):
             module = sys.modules[module_name]
             for spec in test_case_generator(klass):
                 generated.append(_generate_case(klass, module, *spec))
-        bundle = _ParameterizedTestCaseBundle(generated, source.name)
-        for case in generated:
-            if case.class_name == source.name:
-                setattr(case.klass, _BUNDLE_ATTR, bundle)
-                return case.klass
-        return bundle
+        return _ParameterizedTestCaseBundle(generated)
     return decorator
 
 

@@ -230,7 +230,9 @@ def inject_backend_tests(method_names, params):
     skipped where no GPU is usable; ChainerX configurations are skipped.
     If ``method_names`` is a list, only those methods are injected; the
     other test methods stay, without a backend argument, in a class named
-    like the base class.
+    like the base class, which is collected only where another generating
+    decorator such as :func:`~chainer.testing.parameterize` is applied on
+    top (the decorated name is bound to the bundle of generated classes).
 
     Args:
         method_names (list of str or None): Names of the methods to inject
