@@ -62,6 +62,10 @@ class HDF5Serializer(serializer.Serializer):
 
     def __call__(self, key, value):
         if value is None:
+            # An empty dataset, which h5py has from 2.7 on.
+            if h5py.version.version_tuple < (2, 7, 0):
+                raise RuntimeError(
+                    'h5py>=2.7.0 is required to serialize None.')
             data = h5py.Empty('f')
             compression = None
         else:

@@ -62,6 +62,20 @@ def test_missing_h5py_error(monkeypatch):
 
 
 @needs_h5py
+def test_none_needs_h5py_2_7(monkeypatch, tmp_path):
+    # h5py before 2.7 has no empty datasets, which stand for None.
+    with hdf5.h5py.File(str(tmp_path / 'none.h5'), 'w') as f:
+        serializer = hdf5.HDF5Serializer(f)
+        monkeypatch.setattr(hdf5.h5py.version, 'version_tuple', (2, 6, 0))
+        with pytest.raises(RuntimeError, match='h5py>=2.7.0'):
+            serializer('x', None)
+        assert 'x' not in f
+        monkeypatch.undo()
+        serializer('x', None)
+        assert f['x'].shape is None
+
+
+@needs_h5py
 def test_load_file_of_chainer_7_8():
     link = make_link()
     serializers.load_hdf5(FIXTURE, link)
