@@ -174,8 +174,10 @@ bool fill_state(PyObject* parts, State& s, std::vector<Ref>* held) {
         *e.target = require(parts, e.key);
         if (!keep(*e.target)) return false;
     }
-    if (!PyDict_Check(s.global_settings) || !PyList_Check(s.layouts_in_use) ||
-        !PyDict_Check(s.argument_checks) || !PyTuple_Check(s.floating_dtypes)) {
+    if (!PyDict_Check(s.global_settings) ||
+        !PyList_Check(s.layouts_in_use) ||
+        !PyDict_Check(s.argument_checks) ||
+        !PyTuple_Check(s.floating_dtypes)) {
         PyErr_SetString(PyExc_TypeError,
                         "core_init: global_settings and argument_checks "
                         "must be dicts, layouts_in_use a list and "

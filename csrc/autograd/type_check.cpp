@@ -28,7 +28,8 @@ int checks_as_base(PyObject* func) {
 int passes_argument_check(PyObject* func, PyObject* in_data) {
     Ref method(PyObject_GetAttr(func, st.names.check_type_forward));
     if (!method) return -1;
-    if (!PyMethod_Check(method.get()) || PyMethod_GET_SELF(method.get()) != func)
+    if (!PyMethod_Check(method.get()) ||
+        PyMethod_GET_SELF(method.get()) != func)
         return 0;
     PyObject* spec = PyDict_GetItemWithError(
         st.argument_checks, PyMethod_GET_FUNCTION(method.get()));
