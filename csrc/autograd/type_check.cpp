@@ -19,20 +19,18 @@ int checks_as_base(PyObject* func) {
     return method.get() == st.base_check_data_type_forward;
 }
 
-// Whether the arrays pass func's check_type_forward, where that is one of
-// type_check._argument_check's (st.argument_checks gives its number of
-// inputs and whether the first must be floating): 1 where they do, 0 where
-// the check is another or they may not (the first's dtype is not one of
-// st.floating_dtypes, NumPy's native floating ones), which leaves it to
-// the Python call; -1 on error.
-int passes_argument_check(PyObject* func, PyObject* in_data) {
-    Ref method(PyObject_GetAttr(func, st.names.check_type_forward));
-    if (!method) return -1;
-    if (!PyMethod_Check(method.get()) ||
-        PyMethod_GET_SELF(method.get()) != func)
+// Whether the arrays pass `method`, func's check_type_forward, where that
+// is one of type_check._argument_check's (st.argument_checks gives its
+// number of inputs and whether the first must be floating): 1 where they
+// do, 0 where the check is another or they may not (the first's dtype is
+// not one of st.floating_dtypes, NumPy's native floating ones), which
+// leaves it to the call; -1 on error.
+int passes_argument_check(PyObject* func, PyObject* method,
+                          PyObject* in_data) {
+    if (!PyMethod_Check(method) || PyMethod_GET_SELF(method) != func)
         return 0;
-    PyObject* spec = PyDict_GetItemWithError(
-        st.argument_checks, PyMethod_GET_FUNCTION(method.get()));
+    PyObject* spec = PyDict_GetItemWithError(st.argument_checks,
+                                             PyMethod_GET_FUNCTION(method));
     if (spec == nullptr) return PyErr_Occurred() ? -1 : 0;
     if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 2) return 0;
     const Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(spec, 0));
@@ -75,13 +73,15 @@ bool check_input_types(PyObject* func, PyObject* in_data) {
                                         in_data));
         return static_cast<bool>(r);
     }
-    const int passes = passes_argument_check(func, in_data);
+    // Looked up once: decided here, or called on the raw arrays.
+    Ref check(PyObject_GetAttr(func, names.check_type_forward));
+    if (!check) return false;
+    const int passes = passes_argument_check(func, check.get(), in_data);
     if (passes) return passes > 0;
     Ref types(PyObject_CallOneArg(st.light_type_info_tuple, in_data));
     if (!types) return false;
     ++depth;
-    Ref r(PyObject_CallMethodOneArg(func, names.check_type_forward,
-                                    types.get()));
+    Ref r(PyObject_CallOneArg(check.get(), types.get()));
     --depth;
     if (r) return true;
     if (!PyErr_ExceptionMatches(st.invalid_type)) return false;

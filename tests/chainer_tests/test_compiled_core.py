@@ -285,6 +285,26 @@ def test_argument_checks_run_in_the_compiled_core(use_core, monkeypatch,
             type_check.LightTypeInfoTuple, type_check.TypeInfoTuple]
 
 
+def test_check_of_the_node_itself_wins_over_an_argument_check(use_core):
+    # A check_type_forward set on the node is the one called, as Python
+    # looks attributes up, even where its class has an argument check.
+    def scenario():
+        node = _ArgumentChecked()
+        seen = []
+
+        def check_type_forward(in_types):
+            seen.append(type(in_types))
+            type_check.expect(in_types[0].dtype == numpy.float64)
+        node.check_type_forward = check_type_forward
+        x = numpy.ones(2, numpy.float32), numpy.ones(2, numpy.float32)
+        with pytest.raises(type_check.InvalidType) as info:
+            node.apply(x)
+        return seen, str(info.value)
+    seen, message = _same(use_core, scenario)
+    assert seen[0] == type_check.LightTypeInfoTuple
+    assert 'float64' in message
+
+
 def test_other_errors_of_the_type_check_leave_the_light_mode(use_core):
     class Failing(chainer.FunctionNode):
         def check_type_forward(self, in_types):

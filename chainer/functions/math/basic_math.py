@@ -123,20 +123,19 @@ def _with_constant(op, x, value):
     of a dict but give different sums and products."""
     if type(x) is numpy.ndarray \
             and (type(value) is float or type(value) is int):
-        # Only such numbers, for floating dtypes, are kept (see below).
+        # Only such numbers, for floating dtypes, are kept.
         constant = _CONSTANTS.get((value, x.dtype))
-        if constant is not None:
-            y = op(constant, x)
-            # A NumPy scalar where x is 0-d.
-            return y if type(y) is numpy.ndarray else utils.force_array(y)
-        if x.dtype.kind == 'f' and _WEAK_PYTHON_SCALARS and value:
+        if constant is None and value and x.dtype.kind == 'f' \
+                and _WEAK_PYTHON_SCALARS:
             constant = _constant_array(value, x.dtype)
             if constant is not None:
                 if len(_CONSTANTS) >= _MAX_CONSTANTS:
                     _CONSTANTS.clear()
                 _CONSTANTS[value, x.dtype] = constant
-                return utils.force_array(op(constant, x))
-            return utils.force_array(op(value, x))
+        if constant is not None:
+            y = op(constant, x)
+            # A NumPy scalar where x is 0-d.
+            return y if type(y) is numpy.ndarray else utils.force_array(y)
     return utils.force_array(op(_preprocess_const(x, value), x))
 
 
