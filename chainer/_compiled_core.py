@@ -27,7 +27,10 @@ Everything else it uses of the Python side is handed over here, once, by
 hands cases to or takes rules from, the configuration tables, and in
 :data:`FUNCTION_NODE_NAMES` the names of the methods of a
 :class:`~chainer.FunctionNode` it calls. It looks up no other name of the
-Python side. ``tests/chainer_tests/test_core_fields.py``
+Python side, but for the ``value`` of the nodes whose ``forward`` or
+``_add_grad_into`` :mod:`chainer._constant_operands` lists (a node of
+``x + 1.5``, ``x * 1.5`` or ``1.5 - x``), which it computes itself where
+their constant is kept. ``tests/chainer_tests/test_core_fields.py``
 checks this list against the Python classes.
 
 The switch: ``CHAINER_USE_COMPILED_CORE=0`` when Chainer is imported
@@ -41,10 +44,12 @@ themselves, for tests and benchmarks.
 import numpy
 
 from chainer import _backprop
+from chainer import _constant_operands
 from chainer import _core_fields
 from chainer import configuration
 from chainer import function_hook
 from chainer import function_node
+from chainer import utils
 from chainer import variable
 from chainer.utils import type_check
 
@@ -118,6 +123,13 @@ def parts():
         'floating_dtypes': tuple(
             numpy.dtype(t) for t in (numpy.float16, numpy.float32,
                                      numpy.float64, numpy.longdouble)),
+        # The constant operands of x + 1.5, x * 1.5, 1.5 - x: the methods
+        # it computes where their constant is kept (as force_array makes
+        # an array of a NumPy scalar).
+        'kept_constants': _constant_operands.KEPT,
+        'constant_forwards': _constant_operands.FORWARDS,
+        'constant_grads_into': _constant_operands.GRADS_INTO,
+        'force_array': utils.force_array,
         # State: memory layouts in use, configuration, function hooks.
         'layouts_in_use': variable._layouts_in_use,
         'thread_state': _thread_state,

@@ -217,7 +217,11 @@ PyObject* apply(PyObject* func, PyObject* const* args, Py_ssize_t nargs,
     clear_field(&f->input_indexes_to_retain);
     clear_field(&f->output_indexes_to_retain);
 
-    Ref outputs(PyObject_CallMethodOneArg(func, names.forward, in_data.get()));
+    Ref forward(PyObject_GetAttr(func, names.forward));
+    if (!forward) return nullptr;
+    Ref outputs(constant_forward(forward.get(), in_data.get()));
+    if (!outputs && !PyErr_Occurred())
+        outputs.reset(PyObject_CallOneArg(forward.get(), in_data.get()));
     if (!outputs || !check_outputs(func, outputs.get())) return nullptr;
 
     int backprop = config_entry(ts, st.s_enable_backprop);

@@ -157,10 +157,17 @@ struct State {
     PyObject* invalid_type = nullptr;           // type_check.InvalidType
     PyObject* argument_checks = nullptr;  // a dict, see type_check.cpp
     PyObject* floating_dtypes = nullptr;  // a tuple of NumPy dtypes
+    // The tables of chainer/_constant_operands.py (dicts, see
+    // constant_operands.cpp) and chainer.utils.force_array.
+    PyObject* kept_constants = nullptr;
+    PyObject* constant_forwards = nullptr;
+    PyObject* constant_grads_into = nullptr;
+    PyObject* force_array = nullptr;
     FunctionNodeNames names;
     // Interned names of public attributes and configuration entries.
     PyObject* s_dtype = nullptr;
     PyObject* s_shape = nullptr;
+    PyObject* s_value = nullptr;
     PyObject* s_debug = nullptr;
     PyObject* s_type_check = nullptr;
     PyObject* s_enable_backprop = nullptr;
@@ -245,5 +252,14 @@ bool check_input_types(PyObject* func, PyObject* in_data);
 PyObject* light_depth(PyObject* self, PyObject* unused);
 PyObject* enter_light(PyObject* self, PyObject* unused);
 PyObject* leave_light(PyObject* self, PyObject* unused);
+
+// The methods of constant operands (constant_operands.cpp), computed where
+// chainer/_constant_operands.py lists them and their constant is kept: the
+// outputs of `method`, a bound forward, for the arrays `in_data`, or the
+// new gradient of the input that `method`, a bound _add_grad_into, gives
+// for `grad_outputs` (a tuple of variables). nullptr with an error where
+// the computation failed, without one where it is left to the method.
+PyObject* constant_forward(PyObject* method, PyObject* in_data);
+PyObject* constant_grad(PyObject* method, PyObject* grad_outputs);
 
 }  // namespace chainer_autograd

@@ -161,9 +161,10 @@ bool add_into_sums(PyObject* add_grad_into, PyObject* grad_outputs,
         PyObject* list = (*target_lists)[k];
         const Py_ssize_t n = PyList_GET_SIZE(list);
         if (n == 0) {
-            Ref gx(PyObject_CallFunctionObjArgs(add_grad_into, index,
-                                                grad_outputs, Py_None,
-                                                nullptr));
+            Ref gx(constant_grad(add_grad_into, grad_outputs));
+            if (!gx && !PyErr_Occurred())
+                gx.reset(PyObject_CallFunctionObjArgs(
+                    add_grad_into, index, grad_outputs, Py_None, nullptr));
             if (!gx) return false;
             if (gx.get() != Py_False && gx.get() != Py_None) {
                 Ref var(grad_variable(gx.get()));

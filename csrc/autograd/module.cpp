@@ -169,6 +169,10 @@ bool fill_state(PyObject* parts, State& s, std::vector<Ref>* held) {
         {&s.invalid_type, "invalid_type"},
         {&s.argument_checks, "argument_checks"},
         {&s.floating_dtypes, "floating_dtypes"},
+        {&s.kept_constants, "kept_constants"},
+        {&s.constant_forwards, "constant_forwards"},
+        {&s.constant_grads_into, "constant_grads_into"},
+        {&s.force_array, "force_array"},
     };
     for (const Entry& e : entries) {
         *e.target = require(parts, e.key);
@@ -177,11 +181,15 @@ bool fill_state(PyObject* parts, State& s, std::vector<Ref>* held) {
     if (!PyDict_Check(s.global_settings) ||
         !PyList_Check(s.layouts_in_use) ||
         !PyDict_Check(s.argument_checks) ||
-        !PyTuple_Check(s.floating_dtypes)) {
+        !PyTuple_Check(s.floating_dtypes) ||
+        !PyDict_Check(s.kept_constants) ||
+        !PyDict_Check(s.constant_forwards) ||
+        !PyDict_Check(s.constant_grads_into)) {
         PyErr_SetString(PyExc_TypeError,
-                        "core_init: global_settings and argument_checks "
-                        "must be dicts, layouts_in_use a list and "
-                        "floating_dtypes a tuple");
+                        "core_init: global_settings, argument_checks, "
+                        "kept_constants, constant_forwards and "
+                        "constant_grads_into must be dicts, layouts_in_use "
+                        "a list and floating_dtypes a tuple");
         return false;
     }
     s.variable = require_type(parts, "variable", variable_base_type);
@@ -219,6 +227,7 @@ bool fill_state(PyObject* parts, State& s, std::vector<Ref>* held) {
     const Entry interned[] = {
         {&s.s_dtype, "dtype"},
         {&s.s_shape, "shape"},
+        {&s.s_value, "value"},
         {&s.s_debug, "debug"},
         {&s.s_type_check, "type_check"},
         {&s.s_enable_backprop, "enable_backprop"},

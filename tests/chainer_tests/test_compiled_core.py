@@ -14,6 +14,7 @@ import pytest
 import chainer
 from chainer import _compiled_core
 import chainer.functions as F
+from chainer.functions.math import basic_math
 from chainer.utils import type_check
 
 
@@ -303,6 +304,92 @@ def test_check_of_the_node_itself_wins_over_an_argument_check(use_core):
     seen, message = _same(use_core, scenario)
     assert seen[0] == type_check.LightTypeInfoTuple
     assert 'float64' in message
+
+
+@pytest.mark.parametrize('dtype, value, in_core', [
+    (numpy.float32, 1.5, True),
+    (numpy.float16, -3, True),
+    (numpy.dtype('>f4'), 0.25, True),
+    (numpy.float64, 0.0, False),  # zero is never kept (two signs)
+    (numpy.float32, 1e300, False),  # not finite in float32: not kept
+    (numpy.float32, numpy.float32(1.5), False),  # a NumPy scalar
+    (numpy.int32, 2, False),  # cast as NumPy 1 did, by the Python code
+], ids=['float32', 'float16', 'big-endian', 'zero', 'overflow',
+        'numpy-scalar', 'int'])
+@pytest.mark.parametrize('shape', [(3,), ()], ids=['vector', '0-d'])
+def test_constant_operands_run_in_the_compiled_core(
+        use_core, monkeypatch, dtype, value, in_core, shape):
+    # The compiled core computes the forward and the new gradient of x + c,
+    # x * c and c - x itself where the constant is kept, by the same NumPy
+    # call as basic_math._with_constant; every other case calls it.
+    calls = []
+
+    def with_constant(op, x, v):
+        calls.append(op.__name__)
+        return _with_constant(op, x, v)
+    _with_constant = basic_math._with_constant
+    x_data = numpy.linspace(-1, 1, 3).astype(dtype)[:shape[0] if shape
+                                                     else 1]
+    x_data = x_data.reshape(shape)
+    # (NumPy computes native arrays of big-endian ones, so that their
+    # gradients would not fit.)
+    floating = numpy.dtype(dtype).kind == 'f' and numpy.dtype(dtype).isnative
+
+    def compute():
+        x = chainer.Variable(x_data)
+        y = value - (x * value + value)
+        if floating:
+            y.grad = numpy.ones_like(y.array)
+            y.backward()
+        return y.array, x.grad
+
+    def scenario():
+        with numpy.errstate(over='ignore', invalid='ignore'):
+            compute()  # keeps the constants
+            monkeypatch.setattr(basic_math, '_with_constant', with_constant)
+            del calls[:]
+            y, gx = compute()
+            monkeypatch.undo()
+        return y, gx, calls[:]
+    python, compiled = _both(use_core, scenario)
+    _assert_same(python[:2], compiled[:2])
+    assert python[2] == (['mul', 'add', 'sub', 'mul'] if floating
+                         else ['mul', 'add', 'sub'])
+    assert compiled[2] == ([] if in_core else python[2])
+
+
+def test_constant_operands_give_the_same_errors(use_core):
+    # An overflow raised by NumPy in the compiled core's computation is the
+    # error of the Python method.
+    x = numpy.full(2, 1000, numpy.float16)
+
+    def scenario():
+        with numpy.errstate(over='ignore'):
+            basic_math.MulConstant(100.0).apply((x,))  # keeps the constant
+        with numpy.errstate(over='raise'):
+            basic_math.MulConstant(100.0).apply((x,))
+    assert type(_error(use_core, scenario)) is FloatingPointError
+
+
+def test_forward_of_the_node_itself_wins_over_a_constant_forward(use_core):
+    # A forward set on the node (or overridden in a subclass) is the one
+    # called, even where its class's forward is one the compiled core
+    # computes.
+    class Tripled(basic_math.MulConstant):
+        def forward(self, inputs):
+            return inputs[0] * 3,
+
+    def scenario():
+        x = numpy.arange(3, dtype=numpy.float32)
+        node = basic_math.MulConstant(2.0)
+        node.forward = lambda inputs: (inputs[0] * 4,)
+        return (basic_math.MulConstant(2.0).apply((x,))[0].array,
+                node.apply((x,))[0].array,
+                Tripled(2.0).apply((x,))[0].array)
+    doubled, quadrupled, tripled = _same(use_core, scenario)
+    numpy.testing.assert_array_equal(doubled, [0, 2, 4])
+    numpy.testing.assert_array_equal(quadrupled, [0, 4, 8])
+    numpy.testing.assert_array_equal(tripled, [0, 3, 6])
 
 
 def test_other_errors_of_the_type_check_leave_the_light_mode(use_core):
@@ -864,7 +951,7 @@ def _thread_scenario(seed, config_name, config_value):
     with chainer.using_config(config_name, config_value):
         h = x
         for _ in range(20):
-            h = F.tanh(F.linear(h, W)) + x * 0.5
+            h = F.tanh(F.linear(h, W) * 0.75 + 0.25) + x * 0.5
         F.sum(h * h).backward()
         return [h.array, W.grad, x.grad, h.creator_node.rank]
 

@@ -18,6 +18,7 @@ import operator
 import numpy
 
 import chainer
+from chainer import _constant_operands
 from chainer import _kernels
 from chainer import backend
 from chainer.backends import cuda
@@ -109,7 +110,7 @@ def _preprocess_const(x, value):
 # dtype). NumPy computes ``x * 1.5`` with the number cast to x's dtype:
 # multiplying by that cast as an array of x's dtype gives the same array,
 # in half the time of the conversion NumPy makes on each call.
-_CONSTANTS = {}
+_CONSTANTS = _constant_operands.KEPT
 _MAX_CONSTANTS = 256
 
 
@@ -137,6 +138,33 @@ def _with_constant(op, x, value):
             # A NumPy scalar where x is 0-d.
             return y if type(y) is numpy.ndarray else utils.force_array(y)
     return utils.force_array(op(_preprocess_const(x, value), x))
+
+
+def _constant_forward(op):
+    """The ``forward`` of a node computing ``x op value`` (or ``value op
+    x``) of its one input with its constant ``self.value``, as
+    :func:`_with_constant` does; the compiled core computes it itself where
+    the constant is kept (see :mod:`chainer._constant_operands`)."""
+    def forward(self, inputs):
+        x, = inputs
+        return _with_constant(op, x, self.value),
+    _constant_operands.FORWARDS[forward] = op
+    return forward
+
+
+def _constant_grad_into(op):
+    """The in-place gradient protocol (``_add_grad_into``) of a node whose
+    gradient is ``gy op value`` of its constant ``self.value``, by the
+    expression of :func:`_constant_forward`; the compiled core computes the
+    new gradient (``total`` is ``None``) itself where the constant is
+    kept."""
+    def _add_grad_into(self, index, grad_outputs, total):
+        gy = _plain_grad(self, grad_outputs)
+        if gy is None or not _is_scalar(self.value):
+            return False
+        return _grad_into(total, _with_constant(op, gy, self.value))
+    _constant_operands.GRADS_INTO[_add_grad_into] = op
+    return _add_grad_into
 
 
 def _constant_array(value, dtype):
@@ -369,9 +397,7 @@ class AddConstant(function_node.FunctionNode):
 
     check_type_forward = type_check._argument_check(('x',))
 
-    def forward(self, inputs):
-        x, = inputs
-        return _with_constant(operator.add, x, self.value),
+    forward = _constant_forward(operator.add)
 
     def _replay_forward(self, inputs):
         return _replay_with_constant(self, numpy.add, inputs)
@@ -492,9 +518,7 @@ class SubFromConstant(function_node.FunctionNode):
 
     check_type_forward = type_check._argument_check(('x',))
 
-    def forward(self, inputs):
-        x, = inputs
-        return _with_constant(operator.sub, x, self.value),
+    forward = _constant_forward(operator.sub)
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
@@ -562,9 +586,7 @@ class MulConstant(function_node.FunctionNode):
 
     check_type_forward = type_check._argument_check(('x',))
 
-    def forward(self, inputs):
-        x, = inputs
-        return _with_constant(operator.mul, x, self.value),
+    forward = _constant_forward(operator.mul)
 
     def _replay_forward(self, inputs):
         return _replay_with_constant(self, numpy.multiply, inputs)
@@ -572,12 +594,7 @@ class MulConstant(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         return mul(grad_outputs[0], self.value),
 
-    def _add_grad_into(self, index, grad_outputs, total):
-        gy = _plain_grad(self, grad_outputs)
-        if gy is None or not _is_scalar(self.value):
-            return False
-        return _grad_into(total,
-                          _with_constant(operator.mul, gy, self.value))
+    _add_grad_into = _constant_grad_into(operator.mul)
 
 
 def mul(self, rhs):  # lhs * rhs
