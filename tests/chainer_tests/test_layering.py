@@ -29,7 +29,8 @@ import pytest
 # that names it or a package above it.
 LAYERS = (
     ('configuration, pure utils, types', (
-        'chainer.configuration', 'chainer._core_fields', 'chainer.types',
+        'chainer.configuration', 'chainer._core_fields',
+        'chainer._constant_operands', 'chainer.types',
         'chainer.warnings',
         'chainer._version', 'chainer._environment_check',
         'chainer.utils.argument', 'chainer.utils.type_check')),
