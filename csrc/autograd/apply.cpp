@@ -219,7 +219,7 @@ PyObject* apply(PyObject* func, PyObject* const* args, Py_ssize_t nargs,
 
     Ref forward(PyObject_GetAttr(func, names.forward));
     if (!forward) return nullptr;
-    Ref outputs(constant_forward(forward.get(), in_data.get()));
+    Ref outputs(constant_forward(func, forward.get(), in_data.get()));
     if (!outputs && !PyErr_Occurred())
         outputs.reset(PyObject_CallOneArg(forward.get(), in_data.get()));
     if (!outputs || !check_outputs(func, outputs.get())) return nullptr;

@@ -222,6 +222,11 @@ PyObject* new_variable(PyObject* y, bool requires_grad, PyObject* creator,
 // Variable, else a new variable of it that requires a gradient.
 PyObject* grad_variable(PyObject* gx);
 
+// The entry of `table` (a dict keyed by functions) for the function of
+// `method` where that is a method bound to `self`: borrowed; nullptr where
+// there is none, with an error where the lookup failed.
+PyObject* method_entry(PyObject* table, PyObject* method, PyObject* self);
+
 // The Python function `python` called with `self` (or nothing) and the
 // arguments of a vectorcall.
 PyObject* call_python(PyObject* python, PyObject* self, PyObject* const* args,
@@ -255,11 +260,13 @@ PyObject* leave_light(PyObject* self, PyObject* unused);
 
 // The methods of constant operands (constant_operands.cpp), computed where
 // chainer/_constant_operands.py lists them and their constant is kept: the
-// outputs of `method`, a bound forward, for the arrays `in_data`, or the
-// new gradient of the input that `method`, a bound _add_grad_into, gives
+// outputs of `method`, func's forward, for the arrays `in_data`, or the
+// new gradient of the input that `method`, func's _add_grad_into, gives
 // for `grad_outputs` (a tuple of variables). nullptr with an error where
 // the computation failed, without one where it is left to the method.
-PyObject* constant_forward(PyObject* method, PyObject* in_data);
-PyObject* constant_grad(PyObject* method, PyObject* grad_outputs);
+PyObject* constant_forward(PyObject* func, PyObject* method,
+                           PyObject* in_data);
+PyObject* constant_grad(PyObject* func, PyObject* method,
+                        PyObject* grad_outputs);
 
 }  // namespace chainer_autograd

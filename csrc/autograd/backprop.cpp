@@ -151,9 +151,9 @@ int plain_backward(PyObject* func, PyObject* grad_outputs) {
 // into the table's own sums (the protocol of FunctionNode._add_grad_into).
 // `targets` and `target_lists` keep the targets still to be computed by
 // backward.
-bool add_into_sums(PyObject* add_grad_into, PyObject* grad_outputs,
-                   GradTableObject* table, Ref* targets,
-                   std::vector<PyObject*>* target_lists) {
+bool add_into_sums(PyObject* func, PyObject* add_grad_into,
+                   PyObject* grad_outputs, GradTableObject* table,
+                   Ref* targets, std::vector<PyObject*>* target_lists) {
     std::vector<Py_ssize_t> left;
     const Py_ssize_t n_targets = PyTuple_GET_SIZE(targets->get());
     for (Py_ssize_t k = 0; k < n_targets; ++k) {
@@ -161,7 +161,7 @@ bool add_into_sums(PyObject* add_grad_into, PyObject* grad_outputs,
         PyObject* list = (*target_lists)[k];
         const Py_ssize_t n = PyList_GET_SIZE(list);
         if (n == 0) {
-            Ref gx(constant_grad(add_grad_into, grad_outputs));
+            Ref gx(constant_grad(func, add_grad_into, grad_outputs));
             if (!gx && !PyErr_Occurred())
                 gx.reset(PyObject_CallFunctionObjArgs(
                     add_grad_into, index, grad_outputs, Py_None, nullptr));
@@ -236,7 +236,7 @@ bool run_plain_backward(PyObject* func, PyObject* inputs, PyObject* targets,
         Ref add_grad_into(PyObject_GetAttr(func, st.names.add_grad_into));
         if (!add_grad_into) return false;
         if (add_grad_into.get() != Py_None) {
-            if (!add_into_sums(add_grad_into.get(), grad_outputs, table,
+            if (!add_into_sums(func, add_grad_into.get(), grad_outputs, table,
                                &left, &target_lists))
                 return false;
             n_targets = PyTuple_GET_SIZE(left.get());

@@ -8,16 +8,6 @@
 namespace chainer_autograd {
 namespace {
 
-// The operator that `table` lists for the function of `method`, a method
-// bound to a function node: borrowed; nullptr where it lists none, with an
-// error where the lookup failed.
-PyObject* listed_operator(PyObject* table, PyObject* method) {
-    if (!PyMethod_Check(method) ||
-        !PyObject_TypeCheck(PyMethod_GET_SELF(method), st.function))
-        return nullptr;
-    return PyDict_GetItemWithError(table, PyMethod_GET_FUNCTION(method));
-}
-
 // _with_constant(op, x, node.value) where its constant is kept (a NumPy
 // array x, a Python float or int): the array, or nullptr, with an error
 // where the computation failed, without one where the Python code is left
@@ -47,23 +37,23 @@ PyObject* with_kept_constant(PyObject* op, PyObject* x, PyObject* node) {
 
 }  // namespace
 
-PyObject* constant_forward(PyObject* method, PyObject* in_data) {
-    PyObject* op = listed_operator(st.constant_forwards, method);
+PyObject* constant_forward(PyObject* func, PyObject* method,
+                           PyObject* in_data) {
+    PyObject* op = method_entry(st.constant_forwards, method, func);
     if (op == nullptr || PyTuple_GET_SIZE(in_data) != 1) return nullptr;
-    Ref y(with_kept_constant(op, PyTuple_GET_ITEM(in_data, 0),
-                             PyMethod_GET_SELF(method)));
+    Ref y(with_kept_constant(op, PyTuple_GET_ITEM(in_data, 0), func));
     if (!y) return nullptr;
     return PyTuple_Pack(1, y.get());
 }
 
-PyObject* constant_grad(PyObject* method, PyObject* grad_outputs) {
-    PyObject* op = listed_operator(st.constant_grads_into, method);
+PyObject* constant_grad(PyObject* func, PyObject* method,
+                        PyObject* grad_outputs) {
+    PyObject* op = method_entry(st.constant_grads_into, method, func);
     if (op == nullptr || !PyTuple_Check(grad_outputs) ||
         PyTuple_GET_SIZE(grad_outputs) == 0)
         return nullptr;
     // basic_math._plain_grad: a gradient, where it and the node's inputs
     // have the standard memory layout.
-    PyObject* func = PyMethod_GET_SELF(method);
     PyObject* gy = PyTuple_GET_ITEM(grad_outputs, 0);
     if (!PyObject_TypeCheck(gy, st.variable)) return nullptr;
     PyObject* layout = as_variable_object(gy)->layout;

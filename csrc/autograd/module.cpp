@@ -78,6 +78,12 @@ PyObject* grad_variable(PyObject* gx) {
     return to_variable(gx, st.as_grad_var);
 }
 
+PyObject* method_entry(PyObject* table, PyObject* method, PyObject* self) {
+    if (!PyMethod_Check(method) || PyMethod_GET_SELF(method) != self)
+        return nullptr;
+    return PyDict_GetItemWithError(table, PyMethod_GET_FUNCTION(method));
+}
+
 PyObject* call_python(PyObject* python, PyObject* self, PyObject* const* args,
                       Py_ssize_t nargs, PyObject* kwnames) {
     const Py_ssize_t n_kw = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);

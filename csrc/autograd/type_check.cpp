@@ -27,10 +27,7 @@ int checks_as_base(PyObject* func) {
 // leaves it to the call; -1 on error.
 int passes_argument_check(PyObject* func, PyObject* method,
                           PyObject* in_data) {
-    if (!PyMethod_Check(method) || PyMethod_GET_SELF(method) != func)
-        return 0;
-    PyObject* spec = PyDict_GetItemWithError(st.argument_checks,
-                                             PyMethod_GET_FUNCTION(method));
+    PyObject* spec = method_entry(st.argument_checks, method, func);
     if (spec == nullptr) return PyErr_Occurred() ? -1 : 0;
     if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 2) return 0;
     const Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(spec, 0));

@@ -179,6 +179,23 @@ def test_backward_through_layouts(core):
     numpy.testing.assert_allclose(w.grad, expected.grad, rtol=1e-6)
 
 
+def test_constant_operands_through_layouts(core):
+    # x * c, x + c and c - x keep the layout of x, forward and backward,
+    # also where the compiled core computes them itself (the second time,
+    # once their constants are kept).
+    x = numpy.random.RandomState(5).randn(2, 3, 4, 5).astype(numpy.float32)
+    for _ in range(2):
+        w = chainer.Variable(x.copy())
+        y = w.as_layout(LAST_X)
+        h = 1.5 - (y * 0.75 + 0.25)
+        assert h.layout == LAST_X
+        numpy.testing.assert_allclose(
+            h.raw_array, 1.5 - (x.transpose(0, 2, 3, 1) * 0.75 + 0.25))
+        F.sum(h.as_layout(None) * h.as_layout(None)).backward()
+        numpy.testing.assert_allclose(
+            w.grad, -1.5 * (1.5 - (x * 0.75 + 0.25)), rtol=1e-6)
+
+
 def test_retained_gradient_keeps_the_layout(core):
     # Chainer 7.8.1 raised when it retained the gradient of such a
     # variable (it read the gradient's array directly).
