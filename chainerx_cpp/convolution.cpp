@@ -30,6 +30,14 @@ tag grouped_weight_tag(int spatial) {
     }
 }
 
+tag weight_tag(int spatial) {
+    switch (spatial) {
+        case 1: return tag::oiw;
+        case 2: return tag::oihw;
+        default: return tag::oidhw;
+    }
+}
+
 // The primitives choose their own memory formats (oneDNN's blocked layouts
 // run several times faster than plain NCHW on wide layers); arrays are
 // reordered in and out when the choice differs from the plain layout.
@@ -133,8 +141,12 @@ struct Geometry {
         return {shape, dt, tag::any};
     }
 
-    // Chainer's (O, C/g, k...) weights viewed as oneDNN's (g, O/g, C/g, k...).
+    // Chainer's (O, C/g, k...) weights viewed as oneDNN's (g, O/g, C/g, k...),
+    // or as they are without groups: oneDNN picks other kernels for the
+    // grouped view of one group (brgconv rather than its direct JIT kernel
+    // for one input channel, twice as slow on LeNet's first convolution).
     dnnl::memory::desc weight_desc(dnnl::memory::data_type dt) const {
+        if (groups == 1) return {w_shape, dt, weight_tag(spatial())};
         dims g_shape{groups, w_shape[0] / groups};
         g_shape.insert(g_shape.end(), w_shape.begin() + 1, w_shape.end());
         return {g_shape, dt, grouped_weight_tag(spatial())};
