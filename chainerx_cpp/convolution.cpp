@@ -22,19 +22,13 @@ namespace {
 using dnnl::algorithm;
 using dnnl::prop_kind;
 
-tag grouped_weight_tag(int spatial) {
+// The plain format of Chainer's weights, (O, C, k...), or of their grouped
+// view, (g, O/g, C/g, k...).
+tag weight_tag(int spatial, bool grouped) {
     switch (spatial) {
-        case 1: return tag::goiw;
-        case 2: return tag::goihw;
-        default: return tag::goidhw;
-    }
-}
-
-tag weight_tag(int spatial) {
-    switch (spatial) {
-        case 1: return tag::oiw;
-        case 2: return tag::oihw;
-        default: return tag::oidhw;
+        case 1: return grouped ? tag::goiw : tag::oiw;
+        case 2: return grouped ? tag::goihw : tag::oihw;
+        default: return grouped ? tag::goidhw : tag::oidhw;
     }
 }
 
@@ -146,10 +140,10 @@ struct Geometry {
     // grouped view of one group (brgconv rather than its direct JIT kernel
     // for one input channel, twice as slow on LeNet's first convolution).
     dnnl::memory::desc weight_desc(dnnl::memory::data_type dt) const {
-        if (groups == 1) return {w_shape, dt, weight_tag(spatial())};
+        if (groups == 1) return {w_shape, dt, weight_tag(spatial(), false)};
         dims g_shape{groups, w_shape[0] / groups};
         g_shape.insert(g_shape.end(), w_shape.begin() + 1, w_shape.end());
-        return {g_shape, dt, grouped_weight_tag(spatial())};
+        return {g_shape, dt, weight_tag(spatial(), true)};
     }
 
     dnnl::convolution_forward::primitive_desc forward_desc(

@@ -18,6 +18,8 @@ _CASES = [
     # Channel counts that blocked layouts pad: run channels-last.
     ((2, 20, 9, 8), (50, 20, 3, 3), 1, 1, 1, 1, False),
     ((3, 12, 10, 9), (20, 12, 3, 2), 2, 1, 2, 1, True),
+    # One input channel (LeNet's first layer): oneDNN's direct kernel.
+    ((2, 1, 12, 11), (20, 1, 5, 5), 1, 0, 1, 1, False),
 ]
 
 
